@@ -1,0 +1,354 @@
+//! The `nqueens` command: parses the arguments, runs the library, prints.
+//!
+//! Exit status: 0 on success (also when a reader closes the pipe early),
+//! 1 when a count fails or `verify` finds a mismatch, 2 on a usage error.
+
+use std::io::{self, BufWriter, Write};
+use std::process::ExitCode;
+
+use anyhow::Context;
+use clap::{Parser, Subcommand, ValueEnum};
+use serde::Serialize;
+
+use nqueens::{oeis, Algorithm, Count, Options, Symmetry, MAX_N};
+
+/// The most threads `--threads` accepts.
+const MAX_THREADS: usize = 1024;
+
+#[derive(Parser)]
+#[command(
+    name = "nqueens",
+    version,
+    about = "Count and list the solutions of the n-queens puzzle, exactly and fast"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Count the solutions of the n×n board.
+    Count(CountArgs),
+    /// List the solutions of the n×n board, in lexicographic order.
+    Solve(SolveArgs),
+    /// Count n = 1..=MAX and check each total against OEIS A000170.
+    Verify(VerifyArgs),
+}
+
+#[derive(clap::Args)]
+struct CountArgs {
+    /// Board size, 1..=32.
+    #[arg(value_parser = parse_n, allow_negative_numbers = true)]
+    n: usize,
+    /// Counting algorithm.
+    #[arg(long, value_name = "A", value_enum, default_value_t)]
+    algo: Algorithm,
+    /// Symmetry used by the parallel algorithm [default: mirror].
+    #[arg(long, value_name = "S", value_enum)]
+    symmetry: Option<Symmetry>,
+    /// Worker threads for the parallel algorithm [default: all logical cores].
+    #[arg(long, value_name = "T", value_parser = parse_threads, allow_negative_numbers = true)]
+    threads: Option<usize>,
+    /// Rows placed in each subproblem of the parallel algorithm, 1..=N
+    /// [default: the smallest depth with 64 subproblems per thread].
+    #[arg(long, value_name = "K", value_parser = parse_depth, allow_negative_numbers = true)]
+    depth: Option<usize>,
+    /// Print one JSON object instead of text.
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(clap::Args)]
+struct SolveArgs {
+    /// Board size, 1..=32.
+    #[arg(value_parser = parse_n, allow_negative_numbers = true)]
+    n: usize,
+    /// Stop after this many solutions.
+    #[arg(long, value_name = "M", value_parser = parse_positive_u64, allow_negative_numbers = true)]
+    limit: Option<u64>,
+    /// board: rows of '.' and 'Q', a blank line between boards; columns: the
+    /// queen's column in each row, space-separated, one solution per line;
+    /// json: one JSON array of columns per line.
+    #[arg(long, value_name = "F", value_enum, default_value_t = Format::Board)]
+    format: Format,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum Format {
+    Board,
+    Columns,
+    Json,
+}
+
+#[derive(clap::Args)]
+struct VerifyArgs {
+    /// Largest board size to count.
+    #[arg(long, value_name = "N", value_parser = parse_n, default_value = "14", allow_negative_numbers = true)]
+    max: usize,
+    /// Counting algorithm.
+    #[arg(long, value_name = "A", value_enum, default_value_t)]
+    algo: Algorithm,
+    /// Worker threads for the parallel algorithm [default: all logical cores].
+    #[arg(long, value_name = "T", value_parser = parse_threads, allow_negative_numbers = true)]
+    threads: Option<usize>,
+}
+
+/// A mistake in the command line: printed once, exit status 2.
+#[derive(Debug, thiserror::Error)]
+#[error("invalid value '{value}' for '{flag}': {rule}")]
+struct UsageError {
+    value: String,
+    flag: &'static str,
+    rule: String,
+}
+
+/// A count that did not match OEIS: exit status 1.
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+struct Mismatch(String);
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match run(cli) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(err) if is_broken_pipe(&err) => ExitCode::SUCCESS,
+        Err(err) => {
+            let status = if err.is::<UsageError>() { 2 } else { 1 };
+            eprintln!("error: {err:#}");
+            if status == 2 {
+                eprintln!("\nFor more information, try '--help'.");
+            }
+            ExitCode::from(status)
+        }
+    }
+}
+
+fn run(cli: Cli) -> anyhow::Result<()> {
+    match cli.command {
+        Command::Count(args) => count(args),
+        Command::Solve(args) => solve(args),
+        Command::Verify(args) => verify(args),
+    }
+}
+
+fn count(args: CountArgs) -> anyhow::Result<()> {
+    let options = count_options(&args)?;
+    let pool = thread_pool(args.threads)?;
+    let result = pool.install(|| nqueens::count(args.n, &options))?;
+    let report = Report::new(result);
+    let mut out = io::stdout().lock();
+    if args.json {
+        serde_json::to_writer(&mut out, &report)?;
+        writeln!(out)?;
+    } else {
+        write_report(&mut out, &report)?;
+    }
+    out.flush()?;
+    Ok(())
+}
+
+/// Turns the flags into library options, rejecting the ones that do not
+/// apply before anything runs.
+fn count_options(args: &CountArgs) -> Result<Options, UsageError> {
+    if args.algo != Algorithm::Parallel {
+        let only_parallel = |flag, value: String| UsageError {
+            value,
+            flag,
+            rule: format!("applies only to --algo parallel, not {}", args.algo),
+        };
+        if let Some(t) = args.threads {
+            return Err(only_parallel("--threads <T>", t.to_string()));
+        }
+        if let Some(k) = args.depth {
+            return Err(only_parallel("--depth <K>", k.to_string()));
+        }
+        if let Some(s) = args.symmetry {
+            return Err(only_parallel("--symmetry <S>", s.to_string()));
+        }
+    }
+    if let Some(depth) = args.depth {
+        if !(1..=args.n).contains(&depth) {
+            return Err(UsageError {
+                value: depth.to_string(),
+                flag: "--depth <K>",
+                rule: format!("must be in 1..={n} for n = {n}", n = args.n),
+            });
+        }
+    }
+    Ok(Options {
+        algorithm: args.algo,
+        symmetry: args.symmetry.unwrap_or_default(),
+        depth: args.depth,
+    })
+}
+
+fn thread_pool(threads: Option<usize>) -> anyhow::Result<rayon::ThreadPool> {
+    let threads = threads.unwrap_or_else(num_cpus::get);
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .with_context(|| format!("could not start {threads} worker threads"))
+}
+
+/// What `count` prints: the library's result and its check against OEIS.
+#[derive(Serialize)]
+struct Report {
+    #[serde(flatten)]
+    count: Count,
+    /// The A000170 value, where OEIS lists one.
+    oeis_total: Option<u64>,
+    /// Whether `total` equals it (null where OEIS lists no value).
+    matches_oeis: Option<bool>,
+}
+
+impl Report {
+    fn new(count: Count) -> Report {
+        let oeis_total = oeis::known_total(count.n);
+        Report {
+            matches_oeis: oeis_total.map(|known| known == count.total),
+            oeis_total,
+            count,
+        }
+    }
+}
+
+fn write_report(out: &mut impl Write, report: &Report) -> io::Result<()> {
+    let c = &report.count;
+    writeln!(out, "{} solutions for n = {}", c.total, c.n)?;
+    writeln!(out, "  algorithm    {}", c.algorithm)?;
+    writeln!(out, "  symmetry     {}", c.symmetry)?;
+    writeln!(out, "  threads      {}", c.threads)?;
+    writeln!(out, "  split depth  {}", c.depth)?;
+    writeln!(out, "  subproblems  {}", c.subproblems)?;
+    writeln!(out, "  elapsed      {:.3} s", c.elapsed_s)?;
+    match (report.oeis_total, report.matches_oeis) {
+        (Some(_), Some(true)) => writeln!(out, "  A000170      matches"),
+        (Some(known), _) => writeln!(out, "  A000170      MISMATCH: OEIS lists {known}"),
+        (None, _) => writeln!(out, "  A000170      no known value"),
+    }
+}
+
+fn solve(args: SolveArgs) -> anyhow::Result<()> {
+    let solutions = nqueens::solutions(args.n)?;
+    let limit = args.limit.unwrap_or(u64::MAX);
+    let mut out = BufWriter::new(io::stdout().lock());
+    for (i, solution) in (0..limit).zip(solutions) {
+        match args.format {
+            Format::Board => {
+                if i > 0 {
+                    writeln!(out)?;
+                }
+                writeln!(out, "{}", solution.board())?;
+            }
+            Format::Columns => writeln!(out, "{solution}")?,
+            Format::Json => {
+                serde_json::to_writer(&mut out, solution.columns())?;
+                writeln!(out)?;
+            }
+        }
+    }
+    out.flush()?;
+    Ok(())
+}
+
+fn verify(args: VerifyArgs) -> anyhow::Result<()> {
+    if args.algo != Algorithm::Parallel {
+        if let Some(t) = args.threads {
+            return Err(UsageError {
+                value: t.to_string(),
+                flag: "--threads <T>",
+                rule: format!("applies only to --algo parallel, not {}", args.algo),
+            }
+            .into());
+        }
+    }
+    let pool = thread_pool(args.threads)?;
+    let options = Options {
+        algorithm: args.algo,
+        ..Options::default()
+    };
+    let mut out = io::stdout().lock();
+    writeln!(out, "algorithm: {}", args.algo)?;
+    writeln!(
+        out,
+        "{:>3}  {:>20}  {:>20}  {:>4}  {:>10}",
+        "n", "computed", "expected", "ok", "time (s)"
+    )?;
+    let mut mismatches = Vec::new();
+    for n in 1..=args.max {
+        let result = pool.install(|| nqueens::count(n, &options))?;
+        let expected = oeis::known_total(n);
+        let ok = expected.map(|e| e == result.total);
+        if ok == Some(false) {
+            mismatches.push(n);
+        }
+        writeln!(
+            out,
+            "{:>3}  {:>20}  {:>20}  {:>4}  {:>10.3}",
+            n,
+            result.total,
+            expected.map_or("-".to_string(), |e| e.to_string()),
+            match ok {
+                Some(true) => "ok",
+                Some(false) => "FAIL",
+                None => "-",
+            },
+            result.elapsed_s
+        )?;
+        out.flush()?;
+    }
+    if mismatches.is_empty() {
+        writeln!(out, "all counts for n = 1..={} match A000170", args.max)?;
+        Ok(())
+    } else {
+        Err(Mismatch(format!("counts differ from A000170 for n = {mismatches:?}")).into())
+    }
+}
+
+fn is_broken_pipe(err: &anyhow::Error) -> bool {
+    err.chain().any(|cause| {
+        let kind = match cause.downcast_ref::<io::Error>() {
+            Some(io) => Some(io.kind()),
+            None => cause
+                .downcast_ref::<serde_json::Error>()
+                .and_then(serde_json::Error::io_error_kind),
+        };
+        kind == Some(io::ErrorKind::BrokenPipe)
+    })
+}
+
+fn parse_n(s: &str) -> Result<usize, String> {
+    parse_in_range(s, 1, MAX_N as u64).map(|v| v as usize)
+}
+
+fn parse_threads(s: &str) -> Result<usize, String> {
+    parse_in_range(s, 1, MAX_THREADS as u64).map(|v| v as usize)
+}
+
+/// Any count of rows; [`count_options`] checks it against the board size.
+fn parse_depth(s: &str) -> Result<usize, String> {
+    s.trim()
+        .parse::<usize>()
+        .map_err(|_| "must be an integer in 1..=N, the board size".to_string())
+}
+
+fn parse_positive_u64(s: &str) -> Result<u64, String> {
+    parse_in_range(s, 1, u64::MAX)
+}
+
+/// An integer in `min..=max`, with a message naming the range otherwise.
+fn parse_in_range(s: &str, min: u64, max: u64) -> Result<u64, String> {
+    let rule = || {
+        if max == u64::MAX {
+            format!("must be an integer, at least {min}")
+        } else {
+            format!("must be an integer in {min}..={max}")
+        }
+    };
+    s.trim()
+        .parse::<u64>()
+        .ok()
+        .filter(|v| (min..=max).contains(v))
+        .ok_or_else(rule)
+}

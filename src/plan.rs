@@ -1,0 +1,188 @@
+//! The plan: an n×n search cut at depth k into weighted, independent
+//! subproblems.
+//!
+//! A subproblem is a partial placement of the first k rows; its subtree is
+//! counted by the [kernel](crate::bitmask::count_subtree) and multiplied by its
+//! weight. A subproblem's index in [`Plan::subproblems`] is stable for a given
+//! (n, depth, symmetry), so shards, checkpoints and batches can name it.
+//!
+//! With [`Symmetry::Mirror`] the first-row queen stays in the left half with
+//! weight 2, since reflecting a solution left to right maps it to one with the
+//! first queen in the right half. For odd n the middle column is its own
+//! mirror image; its second-row queen is cut the same way (left half, weight
+//! 2), so the middle branch is always split at least two rows deep.
+
+use crate::bitmask::{full_mask, State};
+use crate::{Error, Symmetry};
+
+/// How many subproblems per thread the automatic split depth aims for.
+///
+/// Subtree sizes are uneven (by 10× and more at the same depth); tens of
+/// subproblems per thread let work stealing even out the finish, while the
+/// per-subproblem overhead stays far below a microsecond-sized subtree.
+pub const SUBPROBLEMS_PER_THREAD: usize = 64;
+
+/// One independent piece of the search.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Subproblem {
+    /// The partial placement of the first rows.
+    pub state: State,
+    /// How many solutions each completion of `state` stands for.
+    pub weight: u64,
+}
+
+/// A search cut into subproblems.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Plan {
+    /// The board size.
+    pub n: usize,
+    /// The number of rows placed in each subproblem (the middle branch of an
+    /// odd board under mirror symmetry is placed at least two deep).
+    pub depth: usize,
+    /// The symmetry the weights account for.
+    pub symmetry: Symmetry,
+    /// The subproblems, in a stable order.
+    pub subproblems: Vec<Subproblem>,
+}
+
+impl Plan {
+    /// The plan for an n×n board cut at `depth` rows.
+    ///
+    /// # Errors
+    /// [`Error::BoardSize`] unless `1 <= n <= MAX_N`; [`Error::Depth`] unless
+    /// `1 <= depth <= n`.
+    pub fn new(n: usize, depth: usize, symmetry: Symmetry) -> Result<Plan, Error> {
+        crate::check_board_size(n)?;
+        if !(1..=n).contains(&depth) {
+            return Err(Error::Depth { depth, n });
+        }
+        let full = full_mask(n);
+        let mut subproblems = Vec::new();
+        let mut cut = |state, weight| subproblems.push(Subproblem { state, weight });
+        match symmetry {
+            Symmetry::None => split(full, State::EMPTY, full, depth, 1, &mut cut),
+            Symmetry::Mirror => {
+                let left_half = full_mask(n / 2);
+                split(full, State::EMPTY, left_half, depth, 2, &mut cut);
+                if n % 2 == 1 {
+                    let middle = State::EMPTY.place(1 << (n / 2));
+                    if n == 1 {
+                        cut(middle, 1);
+                    } else {
+                        split(full, middle, left_half, depth.max(2), 2, &mut cut);
+                    }
+                }
+            }
+        }
+        Ok(Plan {
+            n,
+            depth,
+            symmetry,
+            subproblems,
+        })
+    }
+
+    /// The plan at the automatic depth for `threads` threads: the smallest
+    /// depth with at least [`SUBPROBLEMS_PER_THREAD`] subproblems per thread
+    /// (or depth n, for boards too small to have that many).
+    pub fn auto(n: usize, symmetry: Symmetry, threads: usize) -> Result<Plan, Error> {
+        let wanted = SUBPROBLEMS_PER_THREAD.saturating_mul(threads.max(1));
+        let mut plan = Plan::new(n, 1, symmetry)?;
+        while plan.subproblems.len() < wanted && plan.depth < n {
+            plan = Plan::new(n, plan.depth + 1, symmetry)?;
+        }
+        Ok(plan)
+    }
+
+    /// The sum of the weights: how many solutions the plan would stand for if
+    /// every subtree had exactly one completion. Used by tests.
+    pub fn total_weight(&self) -> u64 {
+        self.subproblems.iter().map(|s| s.weight).sum()
+    }
+}
+
+/// Emits every placement of rows down to `depth` below `state`, with the next
+/// row restricted to the columns in `next_row`.
+fn split(
+    full: u32,
+    state: State,
+    next_row: u32,
+    depth: usize,
+    weight: u64,
+    cut: &mut impl FnMut(State, u64),
+) {
+    if state.rows_placed() == depth {
+        cut(state, weight);
+        return;
+    }
+    let mut free = state.free(full) & next_row;
+    while free != 0 {
+        let bit = free & free.wrapping_neg(); // the lowest free column
+        free ^= bit;
+        split(full, state.place(bit), full, depth, weight, cut);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn depth_one_without_symmetry_is_one_subproblem_per_column() {
+        let plan = Plan::new(6, 1, Symmetry::None).unwrap();
+        assert_eq!(plan.subproblems.len(), 6);
+        assert!(plan.subproblems.iter().all(|s| s.weight == 1));
+    }
+
+    #[test]
+    fn mirror_keeps_the_left_half_of_the_first_row_at_weight_two() {
+        let plan = Plan::new(8, 1, Symmetry::Mirror).unwrap();
+        let firsts: Vec<u32> = plan.subproblems.iter().map(|s| s.state.cols).collect();
+        assert_eq!(firsts, vec![1, 2, 4, 8]);
+        assert_eq!(plan.total_weight(), 8);
+    }
+
+    #[test]
+    fn mirror_on_odd_boards_cuts_the_middle_branch_two_rows_deep() {
+        let plan = Plan::new(5, 1, Symmetry::Mirror).unwrap();
+        // Columns 0 and 1 at depth 1, then the middle column 2 with a second
+        // queen in column 0 (column 1 is attacked): 3 subproblems.
+        let middle: Vec<&Subproblem> = plan
+            .subproblems
+            .iter()
+            .filter(|s| s.state.cols & 0b100 != 0)
+            .collect();
+        assert_eq!(plan.subproblems.len(), 3);
+        assert_eq!(middle.len(), 1);
+        assert_eq!(middle[0].state.cols, 0b101);
+        assert_eq!(middle[0].weight, 2);
+    }
+
+    #[test]
+    fn the_one_by_one_board_is_a_single_subproblem() {
+        let plan = Plan::new(1, 1, Symmetry::Mirror).unwrap();
+        assert_eq!(plan.subproblems.len(), 1);
+        assert_eq!(plan.subproblems[0].weight, 1);
+    }
+
+    #[test]
+    fn depth_must_lie_between_one_and_n() {
+        assert_eq!(
+            Plan::new(6, 0, Symmetry::Mirror),
+            Err(Error::Depth { depth: 0, n: 6 })
+        );
+        assert_eq!(
+            Plan::new(6, 7, Symmetry::None),
+            Err(Error::Depth { depth: 7, n: 6 })
+        );
+        assert!(Plan::new(6, 6, Symmetry::None).is_ok());
+    }
+
+    #[test]
+    fn auto_depth_gives_every_thread_many_subproblems() {
+        let plan = Plan::auto(16, Symmetry::Mirror, 4).unwrap();
+        assert!(plan.subproblems.len() >= 4 * SUBPROBLEMS_PER_THREAD);
+        let shallower = Plan::new(16, plan.depth - 1, Symmetry::Mirror).unwrap();
+        assert!(shallower.subproblems.len() < 4 * SUBPROBLEMS_PER_THREAD);
+    }
+}

@@ -1,0 +1,200 @@
+//! The `nqueens` command end to end: outputs, JSON shape, exit codes and the
+//! message of every bad input.
+
+use assert_cmd::Command;
+use predicates::prelude::*;
+
+fn nqueens() -> Command {
+    Command::cargo_bin("nqueens").unwrap()
+}
+
+/// Runs a bad command line and checks it fails with status 2, prints nothing
+/// on stdout, and says one thing on stderr: which flag, and what it accepts.
+fn rejects(args: &[&str], flag: &str, rule: &str) {
+    let output = nqueens().args(args).output().unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{args:?}: {stderr}");
+    assert!(output.stdout.is_empty(), "{args:?} printed to stdout");
+    assert!(stderr.starts_with("error: "), "{args:?}: {stderr}");
+    assert_eq!(stderr.matches("error:").count(), 1, "{args:?}: {stderr}");
+    assert!(
+        stderr.contains(flag),
+        "{args:?} should name {flag}: {stderr}"
+    );
+    assert!(
+        stderr.contains(rule),
+        "{args:?} should say {rule}: {stderr}"
+    );
+    assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+}
+
+#[test]
+fn solve_four_prints_the_two_classic_boards() {
+    nqueens()
+        .args(["solve", "4"])
+        .assert()
+        .success()
+        .stdout(".Q..\n...Q\nQ...\n..Q.\n\n..Q.\nQ...\n...Q\n.Q..\n");
+}
+
+#[test]
+fn solve_formats_columns_and_json_lines_and_stops_at_the_limit() {
+    nqueens()
+        .args(["solve", "6", "--format", "columns", "--limit", "2"])
+        .assert()
+        .success()
+        .stdout("1 3 5 0 2 4\n2 5 1 4 0 3\n");
+    nqueens()
+        .args(["solve", "5", "--format", "json", "--limit", "1"])
+        .assert()
+        .success()
+        .stdout("[0,2,4,1,3]\n");
+}
+
+#[test]
+fn solve_prints_nothing_for_a_board_without_solutions() {
+    nqueens().args(["solve", "3"]).assert().success().stdout("");
+}
+
+#[test]
+fn count_prints_the_total_and_how_it_was_counted() {
+    nqueens()
+        .args(["count", "10", "--threads", "2", "--depth", "3"])
+        .assert()
+        .success()
+        .stdout(
+            predicate::str::starts_with("724 solutions for n = 10\n")
+                .and(predicate::str::contains("algorithm    parallel"))
+                .and(predicate::str::contains("threads      2"))
+                .and(predicate::str::contains("split depth  3"))
+                .and(predicate::str::contains("A000170      matches")),
+        );
+}
+
+#[test]
+fn count_json_is_one_object_with_the_documented_fields() {
+    let output = nqueens()
+        .args(["count", "9", "--json", "--threads", "3", "--depth", "2"])
+        .output()
+        .unwrap();
+    assert!(output.status.success());
+    let text = String::from_utf8(output.stdout).unwrap();
+    assert_eq!(text.lines().count(), 1);
+    let json: serde_json::Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(json["n"], 9);
+    assert_eq!(json["total"], 352);
+    assert_eq!(json["algorithm"], "parallel");
+    assert_eq!(json["symmetry"], "mirror");
+    assert_eq!(json["threads"], 3);
+    assert_eq!(json["depth"], 2);
+    assert!(json["subproblems"].as_u64().unwrap() > 1);
+    assert!(json["elapsed_s"].as_f64().unwrap() >= 0.0);
+    assert_eq!(json["oeis_total"], 352);
+    assert_eq!(json["matches_oeis"], true);
+}
+
+#[test]
+fn count_json_of_a_serial_algorithm_reports_one_thread_and_no_split() {
+    let output = nqueens()
+        .args(["count", "8", "--json", "--algo", "bitmask-iter"])
+        .output()
+        .unwrap();
+    let json: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(json["total"], 92);
+    assert_eq!(json["algorithm"], "bitmask-iter");
+    assert_eq!(json["threads"], 1);
+    assert_eq!(json["depth"], 0);
+    assert_eq!(json["subproblems"], 1);
+}
+
+#[test]
+fn verify_prints_a_table_and_succeeds_when_every_count_matches() {
+    nqueens()
+        .args(["verify", "--max", "9", "--algo", "board"])
+        .assert()
+        .success()
+        .stdout(
+            predicate::str::contains("352")
+                .and(predicate::str::contains("ok"))
+                .and(predicate::str::contains(
+                    "all counts for n = 1..=9 match A000170",
+                )),
+        );
+}
+
+#[test]
+fn board_size_zero_negative_too_large_or_not_a_number_is_rejected() {
+    for n in ["0", "-3", "33", "abc", "1.5", ""] {
+        rejects(&["count", n], "<N>", "1..=32");
+        rejects(&["solve", n], "<N>", "1..=32");
+    }
+    rejects(&["verify", "--max", "0"], "--max", "1..=32");
+    rejects(&["verify", "--max", "40"], "--max", "1..=32");
+}
+
+#[test]
+fn zero_or_negative_threads_are_rejected() {
+    rejects(&["count", "8", "--threads", "0"], "--threads", "1..=1024");
+    rejects(&["count", "8", "--threads", "-2"], "--threads", "1..=1024");
+    rejects(&["verify", "--threads", "0"], "--threads", "1..=1024");
+}
+
+#[test]
+fn a_depth_outside_one_to_n_is_rejected() {
+    rejects(&["count", "8", "--depth", "0"], "--depth", "1..=8");
+    rejects(&["count", "8", "--depth", "9"], "--depth", "1..=8");
+    rejects(&["count", "8", "--depth", "-1"], "--depth", "1..=N");
+}
+
+#[test]
+fn parallel_only_flags_are_rejected_with_a_serial_algorithm() {
+    rejects(
+        &["count", "8", "--algo", "set", "--depth", "2"],
+        "--depth",
+        "applies only to --algo parallel",
+    );
+    rejects(
+        &["count", "8", "--algo", "bitmask", "--threads", "2"],
+        "--threads",
+        "applies only to --algo parallel",
+    );
+    rejects(
+        &["count", "8", "--algo", "board", "--symmetry", "none"],
+        "--symmetry",
+        "applies only to --algo parallel",
+    );
+}
+
+#[test]
+fn unknown_algorithms_formats_and_symmetries_list_the_allowed_values() {
+    rejects(&["count", "8", "--algo", "fast"], "--algo", "bitmask-iter");
+    rejects(&["verify", "--algo", "fast"], "--algo", "parallel");
+    rejects(&["solve", "8", "--format", "svg"], "--format", "columns");
+    rejects(&["count", "8", "--symmetry", "all"], "--symmetry", "mirror");
+}
+
+#[test]
+fn a_zero_limit_is_rejected() {
+    rejects(&["solve", "8", "--limit", "0"], "--limit", "at least 1");
+}
+
+#[test]
+fn a_reader_closing_the_pipe_early_ends_quietly_with_success() {
+    // `nqueens solve 12 | head -1`, without a shell: read one line, then close.
+    use std::io::{BufRead, BufReader};
+    use std::process::{Command as Process, Stdio};
+    let mut child = Process::new(assert_cmd::cargo::cargo_bin("nqueens"))
+        .args(["solve", "12"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut first = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut first)
+        .unwrap(); // dropping the reader closes the pipe
+    assert_eq!(first, "Q...........\n");
+    let output = child.wait_with_output().unwrap();
+    assert_eq!(output.status.code(), Some(0));
+    assert_eq!(String::from_utf8_lossy(&output.stderr), "");
+}

@@ -1,0 +1,118 @@
+//! Every algorithm against OEIS A000170, and the parallel engine against the
+//! serial kernel for every thread count and split depth.
+
+use nqueens::oeis::A000170;
+use nqueens::{count, Algorithm, Options, Symmetry};
+
+fn total(n: usize, options: Options) -> u64 {
+    count(n, &options).unwrap().total
+}
+
+fn with_algorithm(algorithm: Algorithm) -> Options {
+    Options {
+        algorithm,
+        ..Options::default()
+    }
+}
+
+fn pool(threads: usize) -> rayon::ThreadPool {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .unwrap()
+}
+
+#[test]
+fn every_algorithm_matches_a000170_up_to_twelve() {
+    for algorithm in Algorithm::ALL {
+        for n in 1..=12 {
+            assert_eq!(
+                total(n, with_algorithm(algorithm)),
+                A000170[n],
+                "{algorithm} n = {n}"
+            );
+        }
+    }
+}
+
+#[test]
+fn the_bitmask_algorithms_match_a000170_at_thirteen_and_fourteen() {
+    for algorithm in [
+        Algorithm::Bitmask,
+        Algorithm::BitmaskIter,
+        Algorithm::Parallel,
+    ] {
+        for n in 13..=14 {
+            assert_eq!(
+                total(n, with_algorithm(algorithm)),
+                A000170[n],
+                "{algorithm} n = {n}"
+            );
+        }
+    }
+}
+
+#[test]
+fn parallel_agrees_with_serial_bitmask_for_every_thread_count_depth_and_symmetry() {
+    for threads in 1..=4 {
+        let pool = pool(threads);
+        for n in 1..=11 {
+            let serial = total(n, with_algorithm(Algorithm::Bitmask));
+            for depth in 1..=n {
+                for symmetry in [Symmetry::None, Symmetry::Mirror] {
+                    let options = Options {
+                        algorithm: Algorithm::Parallel,
+                        symmetry,
+                        depth: Some(depth),
+                    };
+                    let result = pool.install(|| count(n, &options)).unwrap();
+                    assert_eq!(
+                        result.total, serial,
+                        "n = {n} depth = {depth} threads = {threads} {symmetry}"
+                    );
+                    assert_eq!(result.threads, threads);
+                    assert_eq!(result.depth, depth);
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn results_describe_how_they_were_counted() {
+    let serial = count(9, &with_algorithm(Algorithm::Set)).unwrap();
+    assert_eq!(
+        (
+            serial.symmetry,
+            serial.threads,
+            serial.depth,
+            serial.subproblems
+        ),
+        (Symmetry::None, 1, 0, 1)
+    );
+    let parallel = pool(3).install(|| count(12, &Options::default())).unwrap();
+    assert_eq!(parallel.symmetry, Symmetry::Mirror);
+    assert_eq!(parallel.threads, 3);
+    assert!(parallel.subproblems >= 3 * nqueens::plan::SUBPROBLEMS_PER_THREAD);
+}
+
+#[test]
+fn board_sizes_outside_the_range_are_errors_not_panics() {
+    for n in [0, nqueens::MAX_N + 1] {
+        for algorithm in Algorithm::ALL {
+            assert_eq!(
+                count(n, &with_algorithm(algorithm)),
+                Err(nqueens::Error::BoardSize { n })
+            );
+        }
+        assert!(nqueens::solutions(n).is_err());
+    }
+    let too_deep = Options {
+        depth: Some(9),
+        ..Options::default()
+    };
+    assert_eq!(
+        count(8, &too_deep),
+        Err(nqueens::Error::Depth { depth: 9, n: 8 })
+    );
+}

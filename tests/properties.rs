@@ -1,0 +1,46 @@
+//! Property tests: whatever the board, split depth, symmetry and thread count,
+//! the parallel engine agrees with the reference solvers.
+
+use nqueens::{count, Algorithm, Options, Plan, Symmetry};
+use proptest::prelude::*;
+
+fn symmetry() -> impl Strategy<Value = Symmetry> {
+    prop_oneof![Just(Symmetry::None), Just(Symmetry::Mirror)]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    #[test]
+    fn parallel_agrees_with_the_set_reference(
+        (n, depth) in (1usize..=10).prop_flat_map(|n| (Just(n), 1..=n)),
+        threads in 1usize..=4,
+        symmetry in symmetry(),
+    ) {
+        let reference = count(n, &Options { algorithm: Algorithm::Set, ..Options::default() })
+            .unwrap()
+            .total;
+        let options = Options { algorithm: Algorithm::Parallel, symmetry, depth: Some(depth) };
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
+        let parallel = pool.install(|| count(n, &options)).unwrap();
+        prop_assert_eq!(parallel.total, reference);
+        prop_assert_eq!(parallel.threads, threads);
+    }
+
+    #[test]
+    fn every_plan_weights_its_subtrees_to_the_total(
+        (n, depth) in (1usize..=10).prop_flat_map(|n| (Just(n), 1..=n)),
+        symmetry in symmetry(),
+    ) {
+        // Summing weight × completions over the plan's subproblems, serially
+        // and with the iterative search as the oracle, gives the total.
+        let plan = Plan::new(n, depth, symmetry).unwrap();
+        prop_assert!(plan.subproblems.iter().all(|s| s.state.rows_placed() >= depth));
+        let total: u64 = plan
+            .subproblems
+            .iter()
+            .map(|s| s.weight * nqueens::bitmask::count_subtree(n, s.state))
+            .sum();
+        prop_assert_eq!(total, nqueens::bitmask::count_iterative(n));
+    }
+}

@@ -15,9 +15,9 @@ fn four_queens_has_exactly_two_boards() {
 
 #[test]
 fn listed_boards_are_valid_strictly_increasing_and_as_many_as_the_count() {
-    for n in 1..=9 {
+    for (n, &known) in A000170.iter().enumerate().take(10).skip(1) {
         let listed: Vec<_> = solutions(n).unwrap().collect();
-        assert_eq!(listed.len() as u64, A000170[n], "n = {n}");
+        assert_eq!(listed.len() as u64, known, "n = {n}");
         for s in &listed {
             assert_eq!(s.n(), n);
             assert!(s.is_valid(), "n = {n}: {s:?}");

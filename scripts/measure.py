@@ -1,0 +1,113 @@
+"""Shared helpers for the measurement scripts: run a command and time it,
+compare two commands in paired runs, describe the machine, write results.
+
+Only the standard library: the scripts run wherever python3 does.
+"""
+
+import datetime
+import os
+import platform
+import socket
+import statistics
+import subprocess
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+BINARY = ROOT / "target" / "release" / "nqueens"
+
+
+def build_release():
+    subprocess.run(["cargo", "build", "--release", "--quiet"], cwd=ROOT, check=True)
+
+
+def run_with_rss(cmd, stdout_path=os.devnull):
+    """Runs cmd with stdout to a file; returns (wall seconds, peak RSS KiB)."""
+    with open(stdout_path, "w") as sink:
+        start = time.perf_counter()
+        proc = subprocess.Popen(cmd, stdout=sink, stderr=subprocess.PIPE)
+        _, status, usage = os.wait4(proc.pid, 0)
+        wall = time.perf_counter() - start
+    if os.waitstatus_to_exitcode(status) != 0:
+        raise RuntimeError(f"{cmd} failed with status {status}")
+    return wall, usage.ru_maxrss
+
+
+def timed(cmd, check):
+    """Runs cmd, checks its output with check(stdout), returns wall seconds."""
+    start = time.perf_counter()
+    out = subprocess.run(cmd, capture_output=True, text=True, check=True).stdout
+    wall = time.perf_counter() - start
+    check(out)
+    return wall
+
+
+def paired(cmd_a, cmd_b, runs, check_a, check_b):
+    """Runs a and b alternately (a first in odd pairs, b first in even ones);
+    returns the list of (time_a, time_b) pairs."""
+    pairs = []
+    for i in range(runs):
+        if i % 2 == 0:
+            a = timed(cmd_a, check_a)
+            b = timed(cmd_b, check_b)
+        else:
+            b = timed(cmd_b, check_b)
+            a = timed(cmd_a, check_a)
+        pairs.append((a, b))
+        print(f"  pair {i + 1}/{runs}: {a:.3f} s vs {b:.3f} s, ratio {a / b:.3f}", flush=True)
+    return pairs
+
+
+def median_ratio(pairs):
+    return statistics.median(a / b for a, b in pairs)
+
+
+def machine():
+    """What the figures were measured on, and with which build."""
+    def cmd(args):
+        try:
+            return subprocess.run(args, capture_output=True, text=True, cwd=ROOT).stdout.strip()
+        except OSError:
+            return "unknown"
+
+    cpu = "unknown"
+    try:
+        for line in open("/proc/cpuinfo"):
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    physical = cmd(["sh", "-c", "lscpu -p=core,socket | grep -v '^#' | sort -u | wc -l"])
+    return {
+        "host": socket.gethostname(),
+        "cpu": cpu,
+        "logical_cores": os.cpu_count(),
+        "physical_cores": physical,
+        "os": platform.platform(),
+        "rustc": cmd(["rustc", "--version"]),
+        "cc": (cmd(["cc", "--version"]).splitlines() or ["unknown"])[0],
+        "git_revision": cmd(["git", "rev-parse", "--short", "HEAD"])
+        + ("-dirty" if cmd(["git", "status", "--porcelain", "--untracked-files=no"]) else ""),
+        "build_profile": "release (lto = fat, codegen-units = 1, panic = abort)",
+        "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+    }
+
+
+def results_dir(label):
+    day = datetime.date.today().isoformat()
+    path = ROOT / "results" / f"{day}-{socket.gethostname()}-{label}"
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+def write_atomically(path, text):
+    """Writes text to path through a temporary file and a rename, so that an
+    interrupted run leaves the old file or the new one, never half of one."""
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(text)
+    tmp.replace(path)
+
+
+def machine_table(info):
+    return "\n".join(f"| {k} | {v} |" for k, v in info.items())

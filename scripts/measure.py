@@ -8,8 +8,11 @@ import datetime
 import os
 import platform
 import socket
+import shutil
 import statistics
 import subprocess
+import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -21,16 +24,27 @@ def build_release():
     subprocess.run(["cargo", "build", "--release", "--quiet"], cwd=ROOT, check=True)
 
 
-def run_with_rss(cmd, stdout_path=os.devnull):
-    """Runs cmd with stdout to a file; returns (wall seconds, peak RSS KiB)."""
-    with open(stdout_path, "w") as sink:
+def run_with_rss(cmd, check):
+    """Runs cmd under GNU time; checks its stdout with check(stdout) and
+    returns (wall seconds, peak RSS in KiB).
+
+    The peak comes from GNU time, not from wait4 here: a child forked from
+    Python inherits the interpreter's resident pages until it execs, and the
+    kernel keeps that high-water mark across the exec.
+    """
+    gnu_time = shutil.which("time", path="/usr/bin:/bin") or sys.exit(
+        "error: GNU time is needed for peak memory (apt-get install time)"
+    )
+    with tempfile.NamedTemporaryFile("r") as report:
         start = time.perf_counter()
-        proc = subprocess.Popen(cmd, stdout=sink, stderr=subprocess.PIPE)
-        _, status, usage = os.wait4(proc.pid, 0)
+        out = subprocess.run(
+            [gnu_time, "-f", "%M", "-o", report.name, *cmd],
+            stdout=subprocess.PIPE,
+            check=True,
+        ).stdout
         wall = time.perf_counter() - start
-    if os.waitstatus_to_exitcode(status) != 0:
-        raise RuntimeError(f"{cmd} failed with status {status}")
-    return wall, usage.ru_maxrss
+        check(out.decode())
+        return wall, int(report.read().split()[-1])
 
 
 def timed(cmd, check):

@@ -38,6 +38,7 @@ def main():
         sys.exit("error: --runs must be at least 1")
 
     measure.build_release()
+    info = measure.machine()  # now, while the tree is the one just built
     binary = str(measure.BINARY)
     refcount = "/tmp/nqueens-refcount"
     subprocess.run(
@@ -87,7 +88,6 @@ def main():
         print(f"  {label}: {rss_kib / 1024:.1f} MiB peak, {wall:.1f} s", flush=True)
 
     out = measure.results_dir("core")
-    info = measure.machine()
     measure.write_atomically(
         out / "pairs.csv",
         "comparison,pair,time_a_s,time_b_s,ratio_a_over_b\n"

@@ -48,10 +48,12 @@ pub mod parallel;
 pub mod plan;
 pub mod reference;
 mod solutions;
+pub mod symmetry;
 
 pub use board::Solution;
 pub use plan::Plan;
 pub use solutions::Solutions;
+pub use symmetry::Classes;
 
 /// The largest board every algorithm accepts: one bit per column in a `u32`.
 ///
@@ -74,7 +76,7 @@ pub enum Algorithm {
     /// Serial bitmask search on an explicit stack, no recursion.
     BitmaskIter,
     /// The bitmask kernel on subproblems split at depth k, on a rayon pool,
-    /// with mirror symmetry.
+    /// with full (or mirror, or no) symmetry.
     #[default]
     Parallel,
 }
@@ -114,9 +116,12 @@ pub enum Symmetry {
     /// Search the whole tree.
     None,
     /// Search the left half of the first row and count it twice (the middle
-    /// column of an odd board once, with its second row halved the same way).
-    #[default]
+    /// column of an odd board with its second row halved the same way).
     Mirror,
+    /// Search one board per orbit of the 8 symmetries of the square (corner /
+    /// side split) and weight it by the orbit's size; gives the unique count.
+    #[default]
+    Full,
 }
 
 impl Symmetry {
@@ -125,6 +130,7 @@ impl Symmetry {
         match self {
             Symmetry::None => "none",
             Symmetry::Mirror => "mirror",
+            Symmetry::Full => "full",
         }
     }
 }
@@ -192,6 +198,11 @@ pub struct Count {
     pub depth: usize,
     /// How many independent subproblems were counted.
     pub subproblems: usize,
+    /// Solutions distinct up to rotation and reflection (A002562), when the
+    /// count used full symmetry.
+    pub unique: Option<u64>,
+    /// The unique solutions by orbit size, when the count used full symmetry.
+    pub classes: Option<Classes>,
     /// Wall-clock time of the count, planning included, in seconds.
     pub elapsed_s: f64,
 }
@@ -207,8 +218,8 @@ pub struct Count {
 pub fn count(n: usize, options: &Options) -> Result<Count, Error> {
     check_board_size(n)?;
     let start = Instant::now();
-    let serial = |total: u64| (total, Symmetry::None, 1, 0, 1);
-    let (total, symmetry, threads, depth, subproblems) = match options.algorithm {
+    let serial = |total: u64| (total, None, Symmetry::None, 1, 0, 1);
+    let (total, classes, symmetry, threads, depth, subproblems) = match options.algorithm {
         Algorithm::Set => serial(reference::set_based::count(n)),
         Algorithm::Board => serial(reference::board_scan::count(n)),
         Algorithm::Bitmask => serial(bitmask::count_recursive(n)),
@@ -219,9 +230,10 @@ pub fn count(n: usize, options: &Options) -> Result<Count, Error> {
                 Some(depth) => Plan::new(n, depth, options.symmetry)?,
                 None => Plan::auto(n, options.symmetry, threads)?,
             };
-            let total = parallel::count_plan(&plan)?;
+            let tally = parallel::count_plan(&plan)?;
             let subproblems = plan.subproblems.len();
-            (total, plan.symmetry, threads, plan.depth, subproblems)
+            let (total, classes) = (tally.total, tally.classes);
+            (total, classes, plan.symmetry, threads, plan.depth, subproblems)
         }
     };
     // The serial counters saturate instead of wrapping.
@@ -236,6 +248,8 @@ pub fn count(n: usize, options: &Options) -> Result<Count, Error> {
         threads,
         depth,
         subproblems,
+        unique: classes.map(|c| c.unique()),
+        classes,
         elapsed_s: start.elapsed().as_secs_f64(),
     })
 }

@@ -44,7 +44,7 @@ struct CountArgs {
     /// Counting algorithm.
     #[arg(long, value_name = "A", value_enum, default_value_t)]
     algo: Algorithm,
-    /// Symmetry used by the parallel algorithm [default: mirror].
+    /// Symmetry used by the parallel algorithm [default: full].
     #[arg(long, value_name = "S", value_enum)]
     symmetry: Option<Symmetry>,
     /// Worker threads for the parallel algorithm [default: all logical cores].
@@ -54,6 +54,10 @@ struct CountArgs {
     /// [default: the smallest depth with 64 subproblems per thread].
     #[arg(long, value_name = "K", value_parser = parse_depth, allow_negative_numbers = true)]
     depth: Option<usize>,
+    /// Also report the unique solutions (A002562) and their symmetry classes
+    /// (needs --symmetry full, the default).
+    #[arg(long)]
+    unique: bool,
     /// Print one JSON object instead of text.
     #[arg(long)]
     json: bool,
@@ -92,6 +96,9 @@ struct VerifyArgs {
     /// Worker threads for the parallel algorithm [default: all logical cores].
     #[arg(long, value_name = "T", value_parser = parse_threads, allow_negative_numbers = true)]
     threads: Option<usize>,
+    /// Also check the unique solutions against OEIS A002562.
+    #[arg(long)]
+    unique: bool,
 }
 
 /// A mistake in the command line: printed once, exit status 2.
@@ -136,7 +143,7 @@ fn count(args: CountArgs) -> anyhow::Result<()> {
     let options = count_options(&args)?;
     let pool = thread_pool(args.threads)?;
     let result = pool.install(|| nqueens::count(args.n, &options))?;
-    let report = Report::new(result);
+    let report = Report::new(result, args.unique);
     let mut out = io::stdout().lock();
     if args.json {
         serde_json::to_writer(&mut out, &report)?;
@@ -166,6 +173,16 @@ fn count_options(args: &CountArgs) -> Result<Options, UsageError> {
         if let Some(s) = args.symmetry {
             return Err(only_parallel("--symmetry <S>", s.to_string()));
         }
+        if args.unique {
+            return Err(only_parallel("--unique", "true".to_string()));
+        }
+    }
+    if let Some(symmetry) = args.symmetry.filter(|&s| args.unique && s != Symmetry::Full) {
+        return Err(UsageError {
+            value: symmetry.to_string(),
+            flag: "--symmetry <S>",
+            rule: "must be full with --unique".to_string(),
+        });
     }
     if let Some(depth) = args.depth {
         if !(1..=args.n).contains(&depth) {
@@ -191,7 +208,7 @@ fn thread_pool(threads: Option<usize>) -> anyhow::Result<rayon::ThreadPool> {
         .with_context(|| format!("could not start {threads} worker threads"))
 }
 
-/// What `count` prints: the library's result and its check against OEIS.
+/// What `count` prints: the library's result and its checks against OEIS.
 #[derive(Serialize)]
 struct Report {
     #[serde(flatten)]
@@ -200,15 +217,26 @@ struct Report {
     oeis_total: Option<u64>,
     /// Whether `total` equals it (null where OEIS lists no value).
     matches_oeis: Option<bool>,
+    /// The A002562 value, where OEIS lists one and the count found `unique`.
+    oeis_unique: Option<u64>,
+    /// Whether `unique` equals it.
+    matches_oeis_unique: Option<bool>,
+    /// Whether the text report shows the unique count.
+    #[serde(skip)]
+    show_unique: bool,
 }
 
 impl Report {
-    fn new(count: Count) -> Report {
+    fn new(count: Count, show_unique: bool) -> Report {
         let oeis_total = oeis::known_total(count.n);
+        let oeis_unique = count.unique.and(oeis::known_unique(count.n));
         Report {
             matches_oeis: oeis_total.map(|known| known == count.total),
             oeis_total,
+            matches_oeis_unique: oeis_unique.zip(count.unique).map(|(k, u)| k == u),
+            oeis_unique,
             count,
+            show_unique,
         }
     }
 }
@@ -216,16 +244,38 @@ impl Report {
 fn write_report(out: &mut impl Write, report: &Report) -> io::Result<()> {
     let c = &report.count;
     writeln!(out, "{} solutions for n = {}", c.total, c.n)?;
+    if let (true, Some(unique), Some(classes)) = (report.show_unique, c.unique, c.classes) {
+        writeln!(out, "{unique} unique up to rotation and reflection")?;
+        writeln!(out, "  orbits of 8  {:>12}   (no symmetry)", classes.orbit8)?;
+        writeln!(out, "  orbits of 4  {:>12}   (half-turn symmetric)", classes.orbit4)?;
+        writeln!(out, "  orbits of 2  {:>12}   (quarter-turn symmetric)", classes.orbit2)?;
+        if classes.orbit1 > 0 {
+            writeln!(out, "  orbits of 1  {:>12}   (the 1x1 board)", classes.orbit1)?;
+        }
+    }
     writeln!(out, "  algorithm    {}", c.algorithm)?;
     writeln!(out, "  symmetry     {}", c.symmetry)?;
     writeln!(out, "  threads      {}", c.threads)?;
     writeln!(out, "  split depth  {}", c.depth)?;
     writeln!(out, "  subproblems  {}", c.subproblems)?;
     writeln!(out, "  elapsed      {:.3} s", c.elapsed_s)?;
-    match (report.oeis_total, report.matches_oeis) {
-        (Some(_), Some(true)) => writeln!(out, "  A000170      matches"),
-        (Some(known), _) => writeln!(out, "  A000170      MISMATCH: OEIS lists {known}"),
-        (None, _) => writeln!(out, "  A000170      no known value"),
+    write_check(out, "A000170", report.oeis_total, report.matches_oeis)?;
+    if report.show_unique {
+        write_check(out, "A002562", report.oeis_unique, report.matches_oeis_unique)?;
+    }
+    Ok(())
+}
+
+fn write_check(
+    out: &mut impl Write,
+    sequence: &str,
+    known: Option<u64>,
+    matches: Option<bool>,
+) -> io::Result<()> {
+    match (known, matches) {
+        (Some(_), Some(true)) => writeln!(out, "  {sequence}      matches"),
+        (Some(known), _) => writeln!(out, "  {sequence}      MISMATCH: OEIS lists {known}"),
+        (None, _) => writeln!(out, "  {sequence}      no known value"),
     }
 }
 
@@ -254,56 +304,71 @@ fn solve(args: SolveArgs) -> anyhow::Result<()> {
 
 fn verify(args: VerifyArgs) -> anyhow::Result<()> {
     if args.algo != Algorithm::Parallel {
+        let only_parallel = |flag, value: String| UsageError {
+            value,
+            flag,
+            rule: format!("applies only to --algo parallel, not {}", args.algo),
+        };
         if let Some(t) = args.threads {
-            return Err(UsageError {
-                value: t.to_string(),
-                flag: "--threads <T>",
-                rule: format!("applies only to --algo parallel, not {}", args.algo),
-            }
-            .into());
+            return Err(only_parallel("--threads <T>", t.to_string()).into());
+        }
+        if args.unique {
+            return Err(only_parallel("--unique", "true".to_string()).into());
         }
     }
     let pool = thread_pool(args.threads)?;
     let options = Options {
         algorithm: args.algo,
-        ..Options::default()
+        symmetry: Symmetry::Full,
+        depth: None,
     };
     let mut out = io::stdout().lock();
     writeln!(out, "algorithm: {}", args.algo)?;
-    writeln!(
-        out,
-        "{:>3}  {:>20}  {:>20}  {:>4}  {:>10}",
-        "n", "computed", "expected", "ok", "time (s)"
-    )?;
+    write!(out, "{:>3}  {:>20}  {:>20}  {:>4}", "n", "total", "A000170", "ok")?;
+    if args.unique {
+        write!(out, "  {:>18}  {:>18}  {:>4}", "unique", "A002562", "ok")?;
+    }
+    writeln!(out, "  {:>10}", "time (s)")?;
     let mut mismatches = Vec::new();
     for n in 1..=args.max {
         let result = pool.install(|| nqueens::count(n, &options))?;
-        let expected = oeis::known_total(n);
-        let ok = expected.map(|e| e == result.total);
-        if ok == Some(false) {
+        write!(out, "{n:>3}")?;
+        let mut ok = write_verified(&mut out, 20, result.total, oeis::known_total(n))?;
+        if args.unique {
+            let unique = result.unique.expect("full symmetry counts unique solutions");
+            ok &= write_verified(&mut out, 18, unique, oeis::known_unique(n))?;
+        }
+        writeln!(out, "  {:>10.3}", result.elapsed_s)?;
+        out.flush()?;
+        if !ok {
             mismatches.push(n);
         }
-        writeln!(
-            out,
-            "{:>3}  {:>20}  {:>20}  {:>4}  {:>10.3}",
-            n,
-            result.total,
-            expected.map_or("-".to_string(), |e| e.to_string()),
-            match ok {
-                Some(true) => "ok",
-                Some(false) => "FAIL",
-                None => "-",
-            },
-            result.elapsed_s
-        )?;
-        out.flush()?;
     }
+    let sequences = if args.unique { "A000170 and A002562" } else { "A000170" };
     if mismatches.is_empty() {
-        writeln!(out, "all counts for n = 1..={} match A000170", args.max)?;
+        writeln!(out, "all counts for n = 1..={} match {sequences}", args.max)?;
         Ok(())
     } else {
-        Err(Mismatch(format!("counts differ from A000170 for n = {mismatches:?}")).into())
+        Err(Mismatch(format!("counts differ from {sequences} for n = {mismatches:?}")).into())
     }
+}
+
+/// Writes `computed`, the known value and whether they agree, as columns of
+/// a `verify` row; returns false on a mismatch.
+fn write_verified(
+    out: &mut impl Write,
+    width: usize,
+    computed: u64,
+    known: Option<u64>,
+) -> io::Result<bool> {
+    let known_text = known.map_or("-".to_string(), |k| k.to_string());
+    let verdict = match known {
+        Some(k) if k == computed => "ok",
+        Some(_) => "FAIL",
+        None => "-",
+    };
+    write!(out, "  {computed:>width$}  {known_text:>width$}  {verdict:>4}")?;
+    Ok(verdict != "FAIL")
 }
 
 fn is_broken_pipe(err: &anyhow::Error) -> bool {

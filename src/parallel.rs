@@ -12,20 +12,66 @@
 use rayon::prelude::*;
 
 use crate::bitmask::count_subtree;
-use crate::plan::Plan;
+use crate::plan::{Kind, Plan, Subproblem};
+use crate::symmetry::{corner_search, Branch, Classes, Side};
 use crate::Error;
+
+/// What a plan adds up to.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Tally {
+    /// The number of solutions.
+    pub total: u64,
+    /// The orbit classes, for a full-symmetry plan.
+    pub classes: Option<Classes>,
+}
 
 /// Counts the solutions a plan stands for, in parallel.
 ///
 /// # Errors
 /// [`Error::Overflow`] if the total does not fit in a `u64`.
-pub fn count_plan(plan: &Plan) -> Result<u64, Error> {
+pub fn count_plan(plan: &Plan) -> Result<Tally, Error> {
     let n = plan.n;
-    let total: u128 = plan
+    let (weighted, classes) = plan
         .subproblems
         .par_iter()
         .with_max_len(1)
-        .map(|s| u128::from(s.weight) * u128::from(count_subtree(n, s.state)))
-        .sum();
-    u64::try_from(total).map_err(|_| Error::Overflow { n })
+        .map(|s| count_one(n, s))
+        .reduce(
+            || (0u128, Classes::default()),
+            |(w1, mut c1), (w2, c2)| {
+                c1.add(c2);
+                (w1 + w2, c1)
+            },
+        );
+    let total = weighted + classes.total();
+    // The kernels saturate at u64::MAX rather than wrap.
+    let total = u64::try_from(total)
+        .ok()
+        .filter(|&t| t != u64::MAX)
+        .ok_or(Error::Overflow { n })?;
+    let full = plan.symmetry == crate::Symmetry::Full;
+    Ok(Tally {
+        total,
+        classes: full.then_some(classes),
+    })
+}
+
+/// One subproblem's weighted count and orbit classes.
+fn count_one(n: usize, subproblem: &Subproblem) -> (u128, Classes) {
+    let state = subproblem.state;
+    let row = state.rows_placed();
+    let mut classes = Classes::default();
+    match subproblem.kind {
+        Kind::Weighted(weight) => {
+            return (u128::from(weight) * u128::from(count_subtree(n, state)), classes)
+        }
+        Kind::Single => classes.orbit1 = count_subtree(n, state),
+        Kind::Orbit(Branch::Corner { bound1 }) => {
+            classes.orbit8 = corner_search(n, usize::from(bound1), row, state)
+        }
+        Kind::Orbit(Branch::Side { bound1, mut placed }) => {
+            Side::new(n, usize::from(bound1)).search(row, state, &mut placed, &mut classes)
+        }
+    }
+    (0, classes)
 }

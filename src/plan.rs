@@ -11,9 +11,15 @@
 //! first queen in the right half. For odd n the middle column is its own
 //! mirror image; its second-row queen is cut the same way (left half, weight
 //! 2), so the middle branch is always split at least two rows deep.
+//!
+//! With [`Symmetry::Full`] the subproblems are the corner and side branches of
+//! [`symmetry`](crate::symmetry), split further down to depth k under the same
+//! row rules the kernel applies; their completions are weighted by the size
+//! of their orbit. The corner branch always places two rows.
 
 use crate::bitmask::{full_mask, State};
-use crate::{Error, Symmetry};
+use crate::symmetry::{corner_candidates, Branch, Side};
+use crate::{Error, Symmetry, MAX_N};
 
 /// How many subproblems per thread the automatic split depth aims for.
 ///
@@ -27,8 +33,30 @@ pub const SUBPROBLEMS_PER_THREAD: usize = 64;
 pub struct Subproblem {
     /// The partial placement of the first rows.
     pub state: State,
-    /// How many solutions each completion of `state` stands for.
-    pub weight: u64,
+    /// How its completions are counted.
+    pub kind: Kind,
+}
+
+/// How the completions of a subproblem are counted.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// Each completion stands for `weight` solutions (symmetry none or mirror).
+    Weighted(u64),
+    /// A full-symmetry branch: completions are counted once per orbit and
+    /// weighted by the orbit's size.
+    Orbit(Branch),
+    /// The 1×1 board under full symmetry: its one solution is an orbit of 1.
+    Single,
+}
+
+impl Subproblem {
+    /// The subproblem's weight if it is [`Kind::Weighted`].
+    pub fn weight(&self) -> Option<u64> {
+        match self.kind {
+            Kind::Weighted(weight) => Some(weight),
+            _ => None,
+        }
+    }
 }
 
 /// A search cut into subproblems.
@@ -58,21 +86,27 @@ impl Plan {
         }
         let full = full_mask(n);
         let mut subproblems = Vec::new();
-        let mut cut = |state, weight| subproblems.push(Subproblem { state, weight });
+        let mut weighted = |state, weight| {
+            subproblems.push(Subproblem {
+                state,
+                kind: Kind::Weighted(weight),
+            })
+        };
         match symmetry {
-            Symmetry::None => split(full, State::EMPTY, full, depth, 1, &mut cut),
+            Symmetry::None => split(full, State::EMPTY, full, depth, 1, &mut weighted),
             Symmetry::Mirror => {
                 let left_half = full_mask(n / 2);
-                split(full, State::EMPTY, left_half, depth, 2, &mut cut);
+                split(full, State::EMPTY, left_half, depth, 2, &mut weighted);
                 if n % 2 == 1 {
                     let middle = State::EMPTY.place(1 << (n / 2));
                     if n == 1 {
-                        cut(middle, 1);
+                        weighted(middle, 1);
                     } else {
-                        split(full, middle, left_half, depth.max(2), 2, &mut cut);
+                        split(full, middle, left_half, depth.max(2), 2, &mut weighted);
                     }
                 }
             }
+            Symmetry::Full => split_full(n, depth, &mut subproblems),
         }
         Ok(Plan {
             n,
@@ -94,10 +128,78 @@ impl Plan {
         Ok(plan)
     }
 
-    /// The sum of the weights: how many solutions the plan would stand for if
-    /// every subtree had exactly one completion. Used by tests.
+    /// The sum of the weights of weighted subproblems: how many solutions the
+    /// plan would stand for if every subtree had exactly one completion.
     pub fn total_weight(&self) -> u64 {
-        self.subproblems.iter().map(|s| s.weight).sum()
+        self.subproblems.iter().filter_map(Subproblem::weight).sum()
+    }
+}
+
+/// The full-symmetry subproblems: the corner branches (two rows placed), then
+/// the side branches, each split down to `depth` rows under its row rules.
+fn split_full(n: usize, depth: usize, out: &mut Vec<Subproblem>) {
+    if n == 1 {
+        out.push(Subproblem {
+            state: State::EMPTY.place(1),
+            kind: Kind::Single,
+        });
+        return;
+    }
+    for bound1 in 2..n.saturating_sub(1) {
+        let state = State::EMPTY.place(1).place(1 << bound1);
+        split_corner(n, bound1, state, depth.max(2), out);
+    }
+    let mut bound1 = 1;
+    while bound1 + 1 + bound1 < n {
+        let side = Side::new(n, bound1);
+        let mut placed = [0; MAX_N];
+        placed[0] = 1 << bound1;
+        split_side(&side, bound1, State::EMPTY.place(placed[0]), placed, depth, out);
+        bound1 += 1;
+    }
+}
+
+fn split_corner(n: usize, bound1: usize, state: State, depth: usize, out: &mut Vec<Subproblem>) {
+    let row = state.rows_placed();
+    if row == depth {
+        let bound1 = bound1 as u8;
+        out.push(Subproblem {
+            state,
+            kind: Kind::Orbit(Branch::Corner { bound1 }),
+        });
+        return;
+    }
+    let mut candidates = corner_candidates(n, bound1, row, state);
+    while candidates != 0 {
+        let bit = candidates & candidates.wrapping_neg(); // the lowest candidate
+        candidates ^= bit;
+        split_corner(n, bound1, state.place(bit), depth, out);
+    }
+}
+
+fn split_side(
+    side: &Side,
+    bound1: usize,
+    state: State,
+    mut placed: [u32; MAX_N],
+    depth: usize,
+    out: &mut Vec<Subproblem>,
+) {
+    let row = state.rows_placed();
+    if row == depth {
+        let bound1 = bound1 as u8;
+        out.push(Subproblem {
+            state,
+            kind: Kind::Orbit(Branch::Side { bound1, placed }),
+        });
+        return;
+    }
+    let mut candidates = side.candidates(row, state);
+    while candidates != 0 {
+        let bit = candidates & candidates.wrapping_neg(); // the lowest candidate
+        candidates ^= bit;
+        placed[row] = bit;
+        split_side(side, bound1, state.place(bit), placed, depth, out);
     }
 }
 
@@ -131,7 +233,7 @@ mod tests {
     fn depth_one_without_symmetry_is_one_subproblem_per_column() {
         let plan = Plan::new(6, 1, Symmetry::None).unwrap();
         assert_eq!(plan.subproblems.len(), 6);
-        assert!(plan.subproblems.iter().all(|s| s.weight == 1));
+        assert!(plan.subproblems.iter().all(|s| s.weight() == Some(1)));
     }
 
     #[test]
@@ -155,14 +257,14 @@ mod tests {
         assert_eq!(plan.subproblems.len(), 3);
         assert_eq!(middle.len(), 1);
         assert_eq!(middle[0].state.cols, 0b101);
-        assert_eq!(middle[0].weight, 2);
+        assert_eq!(middle[0].weight(), Some(2));
     }
 
     #[test]
     fn the_one_by_one_board_is_a_single_subproblem() {
         let plan = Plan::new(1, 1, Symmetry::Mirror).unwrap();
         assert_eq!(plan.subproblems.len(), 1);
-        assert_eq!(plan.subproblems[0].weight, 1);
+        assert_eq!(plan.subproblems[0].weight(), Some(1));
     }
 
     #[test]

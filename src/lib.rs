@@ -233,7 +233,14 @@ pub fn count(n: usize, options: &Options) -> Result<Count, Error> {
             let tally = parallel::count_plan(&plan)?;
             let subproblems = plan.subproblems.len();
             let (total, classes) = (tally.total, tally.classes);
-            (total, classes, plan.symmetry, threads, plan.depth, subproblems)
+            (
+                total,
+                classes,
+                plan.symmetry,
+                threads,
+                plan.depth,
+                subproblems,
+            )
         }
     };
     // The serial counters saturate instead of wrapping.

@@ -177,7 +177,10 @@ fn count_options(args: &CountArgs) -> Result<Options, UsageError> {
             return Err(only_parallel("--unique", "true".to_string()));
         }
     }
-    if let Some(symmetry) = args.symmetry.filter(|&s| args.unique && s != Symmetry::Full) {
+    if let Some(symmetry) = args
+        .symmetry
+        .filter(|&s| args.unique && s != Symmetry::Full)
+    {
         return Err(UsageError {
             value: symmetry.to_string(),
             flag: "--symmetry <S>",
@@ -247,10 +250,22 @@ fn write_report(out: &mut impl Write, report: &Report) -> io::Result<()> {
     if let (true, Some(unique), Some(classes)) = (report.show_unique, c.unique, c.classes) {
         writeln!(out, "{unique} unique up to rotation and reflection")?;
         writeln!(out, "  orbits of 8  {:>12}   (no symmetry)", classes.orbit8)?;
-        writeln!(out, "  orbits of 4  {:>12}   (half-turn symmetric)", classes.orbit4)?;
-        writeln!(out, "  orbits of 2  {:>12}   (quarter-turn symmetric)", classes.orbit2)?;
+        writeln!(
+            out,
+            "  orbits of 4  {:>12}   (half-turn symmetric)",
+            classes.orbit4
+        )?;
+        writeln!(
+            out,
+            "  orbits of 2  {:>12}   (quarter-turn symmetric)",
+            classes.orbit2
+        )?;
         if classes.orbit1 > 0 {
-            writeln!(out, "  orbits of 1  {:>12}   (the 1x1 board)", classes.orbit1)?;
+            writeln!(
+                out,
+                "  orbits of 1  {:>12}   (the 1x1 board)",
+                classes.orbit1
+            )?;
         }
     }
     writeln!(out, "  algorithm    {}", c.algorithm)?;
@@ -261,7 +276,12 @@ fn write_report(out: &mut impl Write, report: &Report) -> io::Result<()> {
     writeln!(out, "  elapsed      {:.3} s", c.elapsed_s)?;
     write_check(out, "A000170", report.oeis_total, report.matches_oeis)?;
     if report.show_unique {
-        write_check(out, "A002562", report.oeis_unique, report.matches_oeis_unique)?;
+        write_check(
+            out,
+            "A002562",
+            report.oeis_unique,
+            report.matches_oeis_unique,
+        )?;
     }
     Ok(())
 }
@@ -324,7 +344,11 @@ fn verify(args: VerifyArgs) -> anyhow::Result<()> {
     };
     let mut out = io::stdout().lock();
     writeln!(out, "algorithm: {}", args.algo)?;
-    write!(out, "{:>3}  {:>20}  {:>20}  {:>4}", "n", "total", "A000170", "ok")?;
+    write!(
+        out,
+        "{:>3}  {:>20}  {:>20}  {:>4}",
+        "n", "total", "A000170", "ok"
+    )?;
     if args.unique {
         write!(out, "  {:>18}  {:>18}  {:>4}", "unique", "A002562", "ok")?;
     }
@@ -335,7 +359,9 @@ fn verify(args: VerifyArgs) -> anyhow::Result<()> {
         write!(out, "{n:>3}")?;
         let mut ok = write_verified(&mut out, 20, result.total, oeis::known_total(n))?;
         if args.unique {
-            let unique = result.unique.expect("full symmetry counts unique solutions");
+            let unique = result
+                .unique
+                .expect("full symmetry counts unique solutions");
             ok &= write_verified(&mut out, 18, unique, oeis::known_unique(n))?;
         }
         writeln!(out, "  {:>10.3}", result.elapsed_s)?;
@@ -344,12 +370,19 @@ fn verify(args: VerifyArgs) -> anyhow::Result<()> {
             mismatches.push(n);
         }
     }
-    let sequences = if args.unique { "A000170 and A002562" } else { "A000170" };
+    let sequences = if args.unique {
+        "A000170 and A002562"
+    } else {
+        "A000170"
+    };
     if mismatches.is_empty() {
         writeln!(out, "all counts for n = 1..={} match {sequences}", args.max)?;
         Ok(())
     } else {
-        Err(Mismatch(format!("counts differ from {sequences} for n = {mismatches:?}")).into())
+        Err(Mismatch(format!(
+            "counts differ from {sequences} for n = {mismatches:?}"
+        ))
+        .into())
     }
 }
 
@@ -367,7 +400,10 @@ fn write_verified(
         Some(_) => "FAIL",
         None => "-",
     };
-    write!(out, "  {computed:>width$}  {known_text:>width$}  {verdict:>4}")?;
+    write!(
+        out,
+        "  {computed:>width$}  {known_text:>width$}  {verdict:>4}"
+    )?;
     Ok(verdict != "FAIL")
 }
 

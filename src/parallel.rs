@@ -63,7 +63,10 @@ fn count_one(n: usize, subproblem: &Subproblem) -> (u128, Classes) {
     let mut classes = Classes::default();
     match subproblem.kind {
         Kind::Weighted(weight) => {
-            return (u128::from(weight) * u128::from(count_subtree(n, state)), classes)
+            return (
+                u128::from(weight) * u128::from(count_subtree(n, state)),
+                classes,
+            )
         }
         Kind::Single => classes.orbit1 = count_subtree(n, state),
         Kind::Orbit(Branch::Corner { bound1 }) => {

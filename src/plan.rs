@@ -154,7 +154,14 @@ fn split_full(n: usize, depth: usize, out: &mut Vec<Subproblem>) {
         let side = Side::new(n, bound1);
         let mut placed = [0; MAX_N];
         placed[0] = 1 << bound1;
-        split_side(&side, bound1, State::EMPTY.place(placed[0]), placed, depth, out);
+        split_side(
+            &side,
+            bound1,
+            State::EMPTY.place(placed[0]),
+            placed,
+            depth,
+            out,
+        );
         bound1 += 1;
     }
 }

@@ -88,17 +88,43 @@ pub enum Branch {
     },
 }
 
+/// How many bottom rows of the side branch are unrolled into nested loops.
+pub const SIDE_TAIL_ROWS: usize = 7;
+
+/// Defines `Side::$name`, filling the bottom `$k` rows by placing one queen
+/// and handing the remaining rows to `$next`.
+macro_rules! side_rows {
+    ($name:ident, $next:ident, $k:expr) => {
+        #[inline(always)]
+        fn $name(&self, state: State, board: &mut [u32; MAX_N], classes: &mut Classes) {
+            let row = self.last + 1 - $k;
+            let mut candidates = self.candidates(row, state);
+            while candidates != 0 {
+                let bit = candidates & candidates.wrapping_neg(); // the lowest candidate
+                candidates ^= bit;
+                board[row % MAX_N] = bit;
+                self.$next(state.place(bit), board, classes);
+            }
+        }
+    };
+}
+
 /// The rules of the side branch for one board size and first-row column.
 #[derive(Clone, Copy, Debug)]
 pub struct Side {
-    n: usize,
     full: u32,
     bound1: usize,
     bound2: usize,
+    last: usize,
     /// The two side columns.
     side_mask: u32,
-    /// Columns the last row may not use: `bound1` from each edge.
-    last_mask: u32,
+    /// The columns each row may take before attacks: rows above `bound1`
+    /// keep off the side columns, the last row keeps `bound1` columns off
+    /// each edge.
+    allowed: [u32; MAX_N],
+    /// Where the last row's queen must stand for the board to be able to
+    /// equal its half turn.
+    end_bit: u32,
 }
 
 impl Side {
@@ -106,56 +132,122 @@ impl Side {
     pub fn new(n: usize, bound1: usize) -> Side {
         debug_assert!(bound1 >= 1 && bound1 < n - 1 - bound1);
         let full = full_mask(n);
-        let edge = full_mask(bound1);
+        let side_mask = 1 | 1 << (n - 1);
+        let edges = full_mask(bound1) | full_mask(bound1) << (n - bound1);
+        let mut allowed = [full; MAX_N];
+        for row_mask in &mut allowed[..bound1] {
+            *row_mask &= !side_mask;
+        }
+        allowed[n - 1] &= !edges;
         Side {
-            n,
             full,
             bound1,
             bound2: n - 1 - bound1,
-            side_mask: 1 | 1 << (n - 1),
-            last_mask: edge | edge << (n - bound1),
+            last: n - 1,
+            side_mask,
+            allowed,
+            end_bit: 1 << (n - 1 - bound1),
         }
     }
 
     /// The columns row `row` may take below `state`, under the side rules.
     #[inline(always)]
     pub fn candidates(&self, row: usize, state: State) -> u32 {
-        let free = state.free(self.full);
-        if row == self.n - 1 {
-            free & !self.last_mask
-        } else if row < self.bound1 {
-            free & !self.side_mask
-        } else if row == self.bound2 {
-            // By this row both side columns must be taken, or this one takes
-            // the missing one.
-            match state.cols & self.side_mask {
-                0 => 0,
-                used if used == self.side_mask => free,
-                _ => free & self.side_mask,
+        let free = state.free(self.full) & self.allowed[row % MAX_N];
+        if row == self.bound2 {
+            // By this row both side columns must be taken: if neither is,
+            // nothing fits; if one is, this row takes the other.
+            let missing = self.side_mask & !state.cols;
+            if missing == self.side_mask {
+                return 0;
             }
-        } else {
-            free
+            if missing != 0 {
+                return free & missing;
+            }
         }
+        free
     }
 
     /// Counts the canonical completions of `board[..row]` (whose attacks are
     /// `state`) into `classes`.
-    pub fn search(&self, row: usize, state: State, board: &mut [u32; MAX_N], classes: &mut Classes) {
-        if row == self.n {
-            match classify(&board[..self.n], self.bound1, self.bound2) {
-                Some(8) => classes.orbit8 += 1,
-                Some(4) => classes.orbit4 += 1,
-                Some(2) => classes.orbit2 += 1,
-                _ => {}
-            }
-            return;
+    pub fn search(
+        &self,
+        row: usize,
+        state: State,
+        board: &mut [u32; MAX_N],
+        classes: &mut Classes,
+    ) {
+        let rows_left = self.last + 1 - row;
+        match rows_left {
+            0 => self.classify_into(board, classes),
+            1 => self.rows_1(state, board, classes),
+            2 => self.rows_2(state, board, classes),
+            3 => self.rows_3(state, board, classes),
+            4 => self.rows_4(state, board, classes),
+            5 => self.rows_5(state, board, classes),
+            6 => self.rows_6(state, board, classes),
+            SIDE_TAIL_ROWS => self.tail(state, board, classes),
+            _ => self.upper(row, state, board, classes),
         }
+    }
+
+    /// Rows above the tail: plain recursion.
+    fn upper(&self, row: usize, state: State, board: &mut [u32; MAX_N], classes: &mut Classes) {
         let mut candidates = self.candidates(row, state);
         while candidates != 0 {
             let bit = candidates & candidates.wrapping_neg(); // the lowest candidate
             candidates ^= bit;
-            board[row] = bit;
-            self.search(row + 1, state.place(bit), board, classes);
+            board[row % MAX_N] = bit;
+            let child = state.place(bit);
+            if self.last - row == SIDE_TAIL_ROWS {
+                self.tail(child, board, classes);
+            } else {
+                self.upper(row + 1, child, board, classes);
+            }
+        }
+    }
+
+    /// The bottom [`SIDE_TAIL_ROWS`] rows as nested loops, out of line.
+    #[inline(never)]
+    fn tail(&self, state: State, board: &mut [u32; MAX_N], classes: &mut Classes) {
+        self.rows_7(state, board, classes)
+    }
+
+    /// The last row: at most one free square.
+    #[inline(always)]
+    fn rows_1(&self, state: State, board: &mut [u32; MAX_N], classes: &mut Classes) {
+        let last = self.candidates(self.last, state);
+        if last != 0 {
+            board[self.last % MAX_N] = last;
+            self.classify_into(board, classes);
+        }
+    }
+
+    side_rows!(rows_2, rows_1, 2);
+    side_rows!(rows_3, rows_2, 3);
+    side_rows!(rows_4, rows_3, 4);
+    side_rows!(rows_5, rows_4, 5);
+    side_rows!(rows_6, rows_5, 6);
+    side_rows!(rows_7, rows_6, 7);
+
+    /// Adds a complete board to its class, if it is its orbit's canonical one.
+    #[inline(always)]
+    fn classify_into(&self, board: &[u32; MAX_N], classes: &mut Classes) {
+        let top = 1 << self.last;
+        // Most boards can equal none of their rotations: the first row of
+        // each rotation differs from theirs. Those are canonical orbits of 8.
+        if board[self.bound2 % MAX_N] != 1
+            && board[self.last % MAX_N] != self.end_bit
+            && board[self.bound1 % MAX_N] != top
+        {
+            classes.orbit8 += 1;
+            return;
+        }
+        match classify(&board[..=self.last], self.bound1, self.bound2) {
+            Some(8) => classes.orbit8 += 1,
+            Some(4) => classes.orbit4 += 1,
+            Some(2) => classes.orbit2 += 1,
+            _ => {}
         }
     }
 }

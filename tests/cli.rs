@@ -84,7 +84,12 @@ fn count_json_is_one_object_with_the_documented_fields() {
     assert_eq!(json["n"], 9);
     assert_eq!(json["total"], 352);
     assert_eq!(json["algorithm"], "parallel");
-    assert_eq!(json["symmetry"], "mirror");
+    assert_eq!(json["symmetry"], "full");
+    assert_eq!(json["unique"], 46);
+    assert_eq!(json["classes"]["orbit8"], 42);
+    assert_eq!(json["classes"]["orbit4"], 4);
+    assert_eq!(json["oeis_unique"], 46);
+    assert_eq!(json["matches_oeis_unique"], true);
     assert_eq!(json["threads"], 3);
     assert_eq!(json["depth"], 2);
     assert!(json["subproblems"].as_u64().unwrap() > 1);
@@ -197,4 +202,52 @@ fn a_reader_closing_the_pipe_early_ends_quietly_with_success() {
     let output = child.wait_with_output().unwrap();
     assert_eq!(output.status.code(), Some(0));
     assert_eq!(String::from_utf8_lossy(&output.stderr), "");
+}
+
+#[test]
+fn count_unique_reports_the_classes_and_checks_a002562() {
+    nqueens()
+        .args(["count", "8", "--unique"])
+        .assert()
+        .success()
+        .stdout(
+            predicate::str::starts_with("92 solutions for n = 8\n12 unique")
+                .and(predicate::str::contains("orbits of 8            11"))
+                .and(predicate::str::contains("orbits of 4             1"))
+                .and(predicate::str::contains("A002562      matches")),
+        );
+}
+
+#[test]
+fn unique_needs_full_symmetry_and_the_parallel_engine() {
+    rejects(
+        &["count", "8", "--unique", "--symmetry", "mirror"],
+        "--symmetry",
+        "must be full with --unique",
+    );
+    rejects(
+        &["count", "8", "--unique", "--algo", "set"],
+        "--unique",
+        "applies only to --algo parallel",
+    );
+    rejects(
+        &["verify", "--unique", "--algo", "board"],
+        "--unique",
+        "applies only to --algo parallel",
+    );
+}
+
+#[test]
+fn verify_unique_adds_an_a002562_column() {
+    nqueens()
+        .args(["verify", "--max", "10", "--unique"])
+        .assert()
+        .success()
+        .stdout(
+            predicate::str::contains("A002562")
+                .and(predicate::str::contains("   92  "))
+                .and(predicate::str::contains(
+                    "all counts for n = 1..=10 match A000170 and A002562",
+                )),
+        );
 }

@@ -1,7 +1,8 @@
 //! Every algorithm against OEIS A000170, and the parallel engine against the
 //! serial kernel for every thread count and split depth.
 
-use nqueens::oeis::known_total;
+use nqueens::oeis::{known_total, known_unique};
+use nqueens::symmetry::classify_by_enumeration;
 use nqueens::{count, Algorithm, Options, Symmetry};
 
 fn total(n: usize, options: Options) -> u64 {
@@ -59,7 +60,7 @@ fn parallel_agrees_with_serial_bitmask_for_every_thread_count_depth_and_symmetry
         for n in 1..=11 {
             let serial = total(n, with_algorithm(Algorithm::Bitmask));
             for depth in 1..=n {
-                for symmetry in [Symmetry::None, Symmetry::Mirror] {
+                for symmetry in [Symmetry::None, Symmetry::Mirror, Symmetry::Full] {
                     let options = Options {
                         algorithm: Algorithm::Parallel,
                         symmetry,
@@ -91,7 +92,7 @@ fn results_describe_how_they_were_counted() {
         (Symmetry::None, 1, 0, 1)
     );
     let parallel = pool(3).install(|| count(12, &Options::default())).unwrap();
-    assert_eq!(parallel.symmetry, Symmetry::Mirror);
+    assert_eq!(parallel.symmetry, Symmetry::Full);
     assert_eq!(parallel.threads, 3);
     assert!(parallel.subproblems >= 3 * nqueens::plan::SUBPROBLEMS_PER_THREAD);
 }
@@ -115,4 +116,72 @@ fn board_sizes_outside_the_range_are_errors_not_panics() {
         count(8, &too_deep),
         Err(nqueens::Error::Depth { depth: 9, n: 8 })
     );
+}
+
+#[test]
+fn every_symmetry_mode_matches_a000170_up_to_fourteen() {
+    for symmetry in [Symmetry::None, Symmetry::Mirror, Symmetry::Full] {
+        for n in 1..=14 {
+            let options = Options {
+                symmetry,
+                ..Options::default()
+            };
+            assert_eq!(
+                total(n, options),
+                known_total(n).unwrap(),
+                "{symmetry} n = {n}"
+            );
+        }
+    }
+}
+
+#[test]
+fn full_symmetry_counts_a002562_up_to_fourteen() {
+    for n in 1..=14 {
+        let result = count(n, &Options::default()).unwrap();
+        assert_eq!(result.unique, known_unique(n), "n = {n}");
+        let classes = result.classes.unwrap();
+        assert_eq!(classes.unique(), result.unique.unwrap());
+        assert_eq!(classes.total(), u128::from(result.total), "n = {n}");
+    }
+}
+
+#[test]
+fn symmetry_classes_match_a_brute_force_classifier_up_to_ten() {
+    for n in 1..=10 {
+        let brute = classify_by_enumeration(n);
+        for depth in 1..=n {
+            let options = Options {
+                depth: Some(depth),
+                ..Options::default()
+            };
+            let result = count(n, &options).unwrap();
+            assert_eq!(result.classes, Some(brute), "n = {n} depth = {depth}");
+        }
+    }
+}
+
+#[test]
+fn the_brute_force_classifier_agrees_with_oeis() {
+    for n in 1..=10 {
+        let brute = classify_by_enumeration(n);
+        assert_eq!(Some(brute.unique()), known_unique(n), "n = {n}");
+        assert_eq!(
+            brute.total(),
+            u128::from(known_total(n).unwrap()),
+            "n = {n}"
+        );
+    }
+}
+
+#[test]
+fn only_full_symmetry_reports_unique_solutions() {
+    for symmetry in [Symmetry::None, Symmetry::Mirror] {
+        let options = Options {
+            symmetry,
+            ..Options::default()
+        };
+        let result = count(9, &options).unwrap();
+        assert_eq!((result.unique, result.classes), (None, None));
+    }
 }

@@ -5,7 +5,11 @@ use nqueens::{count, Algorithm, Options, Plan, Symmetry};
 use proptest::prelude::*;
 
 fn symmetry() -> impl Strategy<Value = Symmetry> {
-    prop_oneof![Just(Symmetry::None), Just(Symmetry::Mirror)]
+    prop_oneof![
+        Just(Symmetry::None),
+        Just(Symmetry::Mirror),
+        Just(Symmetry::Full)
+    ]
 }
 
 proptest! {
@@ -28,9 +32,9 @@ proptest! {
     }
 
     #[test]
-    fn every_plan_weights_its_subtrees_to_the_total(
+    fn every_weighted_plan_weights_its_subtrees_to_the_total(
         (n, depth) in (1usize..=10).prop_flat_map(|n| (Just(n), 1..=n)),
-        symmetry in symmetry(),
+        symmetry in prop_oneof![Just(Symmetry::None), Just(Symmetry::Mirror)],
     ) {
         // Summing weight × completions over the plan's subproblems, serially
         // and with the iterative search as the oracle, gives the total.
@@ -39,8 +43,25 @@ proptest! {
         let total: u64 = plan
             .subproblems
             .iter()
-            .map(|s| s.weight * nqueens::bitmask::count_subtree(n, s.state))
+            .map(|s| s.weight().unwrap() * nqueens::bitmask::count_subtree(n, s.state))
             .sum();
         prop_assert_eq!(total, nqueens::bitmask::count_iterative(n));
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(32))]
+
+    #[test]
+    fn full_symmetry_classes_agree_across_depths_and_threads(
+        (n, depth) in (4usize..=11).prop_flat_map(|n| (Just(n), 1..=n)),
+        threads in 1usize..=4,
+    ) {
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
+        let options = Options { depth: Some(depth), ..Options::default() };
+        let split = pool.install(|| count(n, &options)).unwrap();
+        let whole = count(n, &Options { depth: Some(1), ..Options::default() }).unwrap();
+        prop_assert_eq!(split.classes, whole.classes);
+        prop_assert_eq!(split.total, whole.total);
     }
 }

@@ -223,7 +223,35 @@ impl Side {
         }
     }
 
-    side_rows!(rows_2, rows_1, 2);
+    /// The last two rows: exactly two columns `a < b` remain, so the rows
+    /// take them as (a, b) or (b, a). Both orders are tested without a
+    /// branch, and the board is written only for a completion, which is rare.
+    #[inline(always)]
+    fn rows_2(&self, state: State, board: &mut [u32; MAX_N], classes: &mut Classes) {
+        let (row, last) = (self.last - 1, self.last);
+        let remaining = self.full & !state.cols;
+        debug_assert_eq!(remaining.count_ones(), 2);
+        let a = remaining & remaining.wrapping_neg();
+        let b = remaining ^ a;
+        let first_open = self.candidates(row, state);
+        let last_open =
+            self.allowed[last % MAX_N] & !((state.diag_up << 1) | (state.diag_down >> 1));
+        // Queens in adjacent columns on adjacent rows attack each other.
+        let apart = b != a << 1;
+        let a_then_b = apart & (a & first_open != 0) & (b & last_open != 0);
+        let b_then_a = apart & (b & first_open != 0) & (a & last_open != 0);
+        if !(a_then_b | b_then_a) {
+            return;
+        }
+        for (x, y, fits) in [(a, b, a_then_b), (b, a, b_then_a)] {
+            if fits {
+                board[row % MAX_N] = x;
+                board[last % MAX_N] = y;
+                self.classify_into(board, classes);
+            }
+        }
+    }
+
     side_rows!(rows_3, rows_2, 3);
     side_rows!(rows_4, rows_3, 4);
     side_rows!(rows_5, rows_4, 5);

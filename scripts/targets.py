@@ -1,0 +1,173 @@
+#!/usr/bin/env python3
+"""The engine's speed and memory targets, measured side by side.
+
+Suites (each writes results/<date>-<host>-<suite>/{pairs.csv,memory.csv,README.md}):
+
+core      `count 16 --threads 1 --symmetry mirror` against the C yardstick
+          refcount.c (gcc -O3 -march=native), target <= 1.0; `count 17` on 2
+          threads against 1, target >= 1.9; peak RSS of `count 18` and of
+          `solve 14`, target < 20 MiB each.
+symmetry  `count 16` and `count 17` on one thread (full symmetry, the
+          default) against refcount.c, target <= 0.40; `count 17` on 2 threads
+          against 1, target >= 1.9; `count 16 --unique` against `count 16`,
+          target <= 1.10; `count 16` under each symmetry mode against
+          refcount.c.
+
+Every comparison runs its two commands alternately (a first in odd pairs, b
+first in even ones) and reports the median of the per-pair ratios: this
+machine is shared and noisy, and absolute times drift between runs.
+Every run's count is checked against A000170.
+
+Usage: scripts/targets.py SUITE [--runs R] [--peers DIR]
+"""
+
+import argparse
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import measure
+
+# Checks only: the counts each run must reproduce.
+A000170 = {14: 365596, 16: 14772512, 17: 95815104, 18: 666090624}
+
+
+def ours(n):
+    def check(out):
+        got = json.loads(out)["total"]
+        assert got == A000170[n], f"nqueens n={n}: {got}"
+    return check
+
+
+def theirs(n):
+    def check(out):
+        assert int(out) == A000170[n], f"refcount n={n}: {out}"
+    return check
+
+
+def boards(n):
+    def check(out):
+        assert out.count("Q") == n * A000170[n], f"solve {n} printed a wrong number of queens"
+    return check
+
+
+def count(binary, n, *flags):
+    return [binary, "count", str(n), "--json", *flags]
+
+
+def core(binary, refcount):
+    comparisons = [
+        ("count 16 --threads 1 --symmetry mirror / refcount 16", "<= 1.0",
+         count(binary, 16, "--threads", "1", "--symmetry", "mirror"), ours(16),
+         [refcount, "16"], theirs(16)),
+        ("count 17 --threads 1 / count 17 --threads 2 (speedup)", ">= 1.9",
+         count(binary, 17, "--threads", "1", "--symmetry", "mirror"), ours(17),
+         count(binary, 17, "--threads", "2", "--symmetry", "mirror"), ours(17)),
+    ]
+    memory = [
+        ("count 18", count(binary, 18), ours(18), "< 20 MiB"),
+        ("solve 14 (stdout to a pipe)", [binary, "solve", "14"], boards(14), "< 20 MiB"),
+    ]
+    return comparisons, memory
+
+
+def symmetry(binary, refcount):
+    comparisons = [
+        ("count 16 --threads 1 / refcount 16", "<= 0.40",
+         count(binary, 16, "--threads", "1"), ours(16), [refcount, "16"], theirs(16)),
+        ("count 17 --threads 1 / refcount 17", "<= 0.40",
+         count(binary, 17, "--threads", "1"), ours(17), [refcount, "17"], theirs(17)),
+        ("count 17 --threads 1 / count 17 --threads 2 (speedup)", ">= 1.9",
+         count(binary, 17, "--threads", "1"), ours(17),
+         count(binary, 17, "--threads", "2"), ours(17)),
+        ("count 16 --threads 1 --unique / count 16 --threads 1", "<= 1.10",
+         count(binary, 16, "--threads", "1", "--unique"), ours(16),
+         count(binary, 16, "--threads", "1"), ours(16)),
+        ("count 16 --threads 1 --symmetry mirror / refcount 16", "(reference)",
+         count(binary, 16, "--threads", "1", "--symmetry", "mirror"), ours(16),
+         [refcount, "16"], theirs(16)),
+        ("count 16 --threads 1 --symmetry none / refcount 16", "(reference)",
+         count(binary, 16, "--threads", "1", "--symmetry", "none"), ours(16),
+         [refcount, "16"], theirs(16)),
+    ]
+    return comparisons, []
+
+
+SUITES = {"core": core, "symmetry": symmetry}
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("suite", choices=sorted(SUITES))
+    parser.add_argument("--runs", type=int, default=5, help="pairs per comparison")
+    parser.add_argument(
+        "--peers",
+        type=Path,
+        default=measure.ROOT.parent / "shared" / "peers",
+        help="folder holding refcount.c",
+    )
+    args = parser.parse_args()
+    if args.runs < 1:
+        sys.exit("error: --runs must be at least 1")
+
+    measure.build_release()
+    info = measure.machine()  # now, while the tree is the one just built
+    binary = str(measure.BINARY)
+    refcount = "/tmp/nqueens-refcount"
+    subprocess.run(
+        ["cc", "-O3", "-march=native", str(args.peers / "refcount.c"), "-o", refcount],
+        check=True,
+    )
+    comparisons, memory = SUITES[args.suite](binary, refcount)
+
+    rows, summary = [], []
+    for label, goal, cmd_a, check_a, cmd_b, check_b in comparisons:
+        print(label, flush=True)
+        pairs = measure.paired(cmd_a, cmd_b, args.runs, check_a, check_b)
+        rows += [(label, i, a, b) for i, (a, b) in enumerate(pairs)]
+        summary.append((label, f"{measure.median_ratio(pairs):.3f}", goal))
+    peaks = []
+    for label, cmd, check, goal in memory:
+        wall, rss_kib = measure.run_with_rss(cmd, check)
+        peaks.append((label, wall, rss_kib))
+        summary.append((f"peak RSS {label}", f"{rss_kib / 1024:.1f} MiB", goal))
+        print(f"{label}: {rss_kib / 1024:.1f} MiB peak, {wall:.1f} s", flush=True)
+
+    out = measure.results_dir(args.suite)
+    measure.write_atomically(
+        out / "pairs.csv",
+        "comparison,pair,time_a_s,time_b_s,ratio_a_over_b\n"
+        + "".join(f'"{c}",{i},{a:.4f},{b:.4f},{a / b:.4f}\n' for c, i, a, b in rows),
+    )
+    if peaks:
+        measure.write_atomically(
+            out / "memory.csv",
+            "command,wall_s,peak_rss_kib\n"
+            + "".join(f'"{label}",{w:.3f},{k}\n' for label, w, k in peaks),
+        )
+    table = "\n".join(f"| `{label}` | {value} | {goal} |" for label, value, goal in summary)
+    readme = f"""# Targets: {args.suite}
+
+Measured by `scripts/targets.py {args.suite} --runs {args.runs}`. Ratios are
+the median over {args.runs} alternating pairs of (time of the first command) /
+(time of the second); every run's count was checked against A000170.
+
+| comparison (a / b) | median ratio or peak | goal |
+|---|---|---|
+{table}
+
+Raw pairs: `pairs.csv`{"; peak memory: `memory.csv`" if peaks else ""}.
+
+## Machine and build
+
+| | |
+|---|---|
+{measure.machine_table(info)}
+"""
+    measure.write_atomically(out / "README.md", readme)
+    print(readme)
+
+
+if __name__ == "__main__":
+    main()

@@ -2,14 +2,16 @@
 //!
 //! Place n queens on an n×n board so that no two share a row, a column or a
 //! diagonal: how many ways are there? The answers are OEIS
-//! [A000170](https://oeis.org/A000170); this crate computes them exactly, and
-//! as fast as the hardware allows.
+//! [A000170](https://oeis.org/A000170), and counted once per orbit under the
+//! 8 symmetries of the square, [A002562](https://oeis.org/A002562); this
+//! crate computes both exactly, and as fast as the hardware allows.
 //!
 //! ```
 //! use nqueens::{count, Algorithm, Options};
 //!
 //! let eight = count(8, &Options::default())?; // the parallel engine
 //! assert_eq!(eight.total, 92);
+//! assert_eq!(eight.unique, Some(12)); // full symmetry, the default
 //!
 //! let by_the_book = Options { algorithm: Algorithm::Set, ..Options::default() };
 //! assert_eq!(count(8, &by_the_book)?.total, 92);
@@ -24,10 +26,10 @@
 //! # How it is built
 //!
 //! Every fast count is one pipeline: a [`plan`] cuts the search into weighted,
-//! independent subproblems (the partial placements of the first k rows,
-//! halved by mirror symmetry); the [`parallel`] executor runs the
-//! [`bitmask`] kernel on each of them on the current rayon pool; the weighted
-//! counts are summed without overflow. The textbook solvers in [`reference`]
+//! independent subproblems (the partial placements of the first k rows, one
+//! per orbit of the board's symmetries, see [`symmetry`]); the [`parallel`]
+//! executor runs the [`bitmask`] kernel on each of them on the current rayon
+//! pool; the weighted counts are summed without overflow. The textbook solvers in [`reference`]
 //! sit beside it as test oracles and benchmark baselines.
 //!
 //! The library never prints and never builds the global thread pool: the

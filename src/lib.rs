@@ -48,8 +48,10 @@ pub mod board;
 pub mod oeis;
 pub mod parallel;
 pub mod plan;
+pub mod plot;
 pub mod reference;
 mod solutions;
+pub mod sweep;
 pub mod symmetry;
 
 pub use board::Solution;

@@ -1,7 +1,8 @@
 //! The `nqueens` command: parses the arguments, runs the library, prints.
 //!
 //! Exit status: 0 on success (also when a reader closes the pipe early),
-//! 1 when a count fails or `verify` finds a mismatch, 2 on a usage error.
+//! 1 when a count fails, `verify` finds a mismatch or `bench` a wrong count,
+//! 2 on a usage error.
 
 use std::io::{self, BufWriter, Write};
 use std::process::ExitCode;
@@ -11,6 +12,11 @@ use clap::{Parser, Subcommand, ValueEnum};
 use serde::Serialize;
 
 use nqueens::{oeis, Algorithm, Count, Options, Symmetry, MAX_N};
+
+mod cli {
+    pub mod bench;
+    pub mod machine;
+}
 
 /// The most threads `--threads` accepts.
 const MAX_THREADS: usize = 1024;
@@ -34,6 +40,9 @@ enum Command {
     Solve(SolveArgs),
     /// Count n = 1..=MAX and check each total against OEIS A000170.
     Verify(VerifyArgs),
+    /// Time a sweep over boards, algorithms, threads and depths; write CSV,
+    /// JSON, SVG plots and a README into a results folder.
+    Bench(cli::bench::BenchArgs),
 }
 
 #[derive(clap::Args)]
@@ -136,6 +145,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Count(args) => count(args),
         Command::Solve(args) => solve(args),
         Command::Verify(args) => verify(args),
+        Command::Bench(args) => cli::bench::run(args),
     }
 }
 

@@ -251,3 +251,105 @@ fn verify_unique_adds_an_a002562_column() {
                 )),
         );
 }
+
+#[test]
+fn bench_runs_a_tiny_sweep_and_writes_csv_json_plots_and_a_readme() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("sweep");
+    let output = nqueens()
+        .args(["bench", "--n", "7,8", "--threads", "1,2", "--runs", "2"])
+        .arg("--out")
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    // No progress bar when stderr is not a terminal.
+    assert_eq!(String::from_utf8_lossy(&output.stderr), "");
+    let table = String::from_utf8(output.stdout).unwrap();
+    assert!(table.contains("parallel"), "{table}");
+
+    let csv = std::fs::read_to_string(out.join("sweep.csv")).unwrap();
+    let lines: Vec<&str> = csv.lines().collect();
+    assert_eq!(lines.len(), 1 + 4, "{csv}");
+    assert!(lines[0].starts_with("algorithm,symmetry,n,threads"));
+    assert!(lines
+        .iter()
+        .any(|l| l.starts_with("parallel,full,8,2,") && l.ends_with(",92,92")));
+
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("sweep.json")).unwrap()).unwrap();
+    let rows = json["rows"].as_array().unwrap();
+    assert_eq!(rows.len(), 4);
+    assert!(rows.iter().all(|r| r["runs"] == 2));
+    assert_eq!(rows[1]["threads"], 2);
+    assert!(rows[1]["speedup"].as_f64().unwrap() > 0.0);
+    assert!(json["machine"]["logical_cores"].as_u64().unwrap() >= 1);
+    assert!(json["command"]
+        .as_str()
+        .unwrap()
+        .starts_with("nqueens bench"));
+
+    let speedup = std::fs::read_to_string(out.join("speedup.svg")).unwrap();
+    assert!(speedup.starts_with("<svg") && speedup.contains("n = 8") && speedup.contains("ideal"));
+    assert!(out.join("time_vs_n.svg").exists());
+    assert!(
+        !out.join("efficiency_vs_depth.svg").exists(),
+        "no depth list, no depth plot"
+    );
+    let readme = std::fs::read_to_string(out.join("README.md")).unwrap();
+    for field in [
+        "Command: `nqueens bench",
+        "git revision",
+        "rustc",
+        "CPU",
+        "physical cores",
+        "build profile",
+    ] {
+        assert!(readme.contains(field), "README lacks {field}");
+    }
+    let leftovers: Vec<_> = std::fs::read_dir(&out)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .filter(|name| name.ends_with(".tmp"))
+        .collect();
+    assert!(leftovers.is_empty(), "{leftovers:?}");
+}
+
+#[test]
+fn bench_rejects_bad_lists_and_counts_before_writing_anything() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("never");
+    let out = out.to_str().unwrap();
+    rejects(&["bench", "--n", "0", "--out", out], "--n", "1..=32");
+    rejects(&["bench", "--n", "14..=12", "--out", out], "--n", "1..=32");
+    rejects(
+        &["bench", "--threads", "0,2", "--out", out],
+        "--threads",
+        "1..=1024",
+    );
+    rejects(
+        &["bench", "--n", "8,9", "--depth", "9", "--out", out],
+        "--depth",
+        "1..=8",
+    );
+    rejects(
+        &["bench", "--runs", "0", "--out", out],
+        "--runs",
+        "1..=1000",
+    );
+    rejects(
+        &["bench", "--warmup", "-1", "--out", out],
+        "--warmup",
+        "0..=100",
+    );
+    rejects(
+        &["bench", "--algo", "quick", "--out", out],
+        "--algo",
+        "bitmask-iter",
+    );
+    assert!(!dir.path().join("never").exists());
+}

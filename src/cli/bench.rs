@@ -1,0 +1,359 @@
+//! `nqueens bench`: a sweep over boards, algorithms, thread counts and split
+//! depths, with progress on stderr, a table on stdout, and CSV, JSON, plots
+//! and a README written into a results folder.
+//!
+//! Files are rewritten after every point, each through a temporary file and a
+//! rename: an interrupted sweep leaves complete rows for the finished points
+//! and no half-written file.
+
+use std::collections::HashMap;
+use std::io::{IsTerminal, Write};
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant, SystemTime};
+
+use anyhow::{bail, Context};
+use indicatif::{ProgressBar, ProgressStyle};
+use nqueens::sweep::{self, Point, Row};
+use nqueens::{oeis, plot, Algorithm, Options, Symmetry, MAX_N};
+
+use super::machine::{self, Machine};
+use crate::{parse_in_range, thread_pool, UsageError, MAX_THREADS};
+
+#[derive(clap::Args)]
+pub struct BenchArgs {
+    /// Board sizes: a value, a list (14,15,16) or a range (12..=16, or 12-16).
+    #[arg(long = "n", value_name = "LIST", default_value = "14", value_parser = parse_n_list)]
+    ns: List,
+    /// Thread counts for the parallel algorithm, as a list or range
+    /// [default: 1, 2, 4, … up to the logical cores, plus the physical cores].
+    #[arg(long, value_name = "LIST", value_parser = parse_threads_list)]
+    threads: Option<List>,
+    /// Split depths for the parallel algorithm, as a list or range
+    /// [default: the automatic depth].
+    #[arg(long, value_name = "LIST", value_parser = parse_depth_list)]
+    depth: Option<List>,
+    /// Algorithms, comma-separated.
+    #[arg(
+        long,
+        value_name = "A,…",
+        value_enum,
+        value_delimiter = ',',
+        default_value = "parallel"
+    )]
+    algo: Vec<Algorithm>,
+    /// Symmetry of the parallel algorithm.
+    #[arg(long, value_name = "S", value_enum, default_value_t)]
+    symmetry: Symmetry,
+    /// Timed runs per point; the median is reported, 1..=1000.
+    #[arg(long, value_name = "R", default_value = "3", value_parser = parse_runs, allow_negative_numbers = true)]
+    runs: usize,
+    /// Untimed runs before the timed ones, 0..=100.
+    #[arg(long, value_name = "W", default_value = "0", value_parser = parse_warmup, allow_negative_numbers = true)]
+    warmup: usize,
+    /// Folder for the results [default: results/<date>-<host>/].
+    #[arg(long, value_name = "DIR")]
+    out: Option<PathBuf>,
+}
+
+/// A parsed list of integers (a newtype, so that clap takes it as one value).
+#[derive(Clone, Debug)]
+pub struct List(Vec<usize>);
+
+fn parse_n_list(s: &str) -> Result<List, String> {
+    parse_list(s, 1, MAX_N)
+}
+
+fn parse_threads_list(s: &str) -> Result<List, String> {
+    parse_list(s, 1, MAX_THREADS)
+}
+
+fn parse_depth_list(s: &str) -> Result<List, String> {
+    parse_list(s, 1, MAX_N)
+}
+
+fn parse_runs(s: &str) -> Result<usize, String> {
+    parse_in_range(s, 1, 1000).map(|v| v as usize)
+}
+
+fn parse_warmup(s: &str) -> Result<usize, String> {
+    parse_in_range(s, 0, 100).map(|v| v as usize)
+}
+
+/// `a`, `a,b,c`, `a..=b`, `a-b` or a comma list of those, each in
+/// `min..=max`; sorted and without repeats.
+fn parse_list(s: &str, min: usize, max: usize) -> Result<List, String> {
+    let rule =
+        || format!("must be a list or range of integers in {min}..={max}, e.g. 12,14 or 12..=16");
+    let number = |t: &str| {
+        t.trim()
+            .parse::<usize>()
+            .ok()
+            .filter(|v| (min..=max).contains(v))
+            .ok_or_else(rule)
+    };
+    let mut values = Vec::new();
+    for item in s.split(',') {
+        let range = item.split_once("..=").or_else(|| item.split_once('-'));
+        match range {
+            Some((lo, hi)) => {
+                let (lo, hi) = (number(lo)?, number(hi)?);
+                if lo > hi {
+                    return Err(rule());
+                }
+                values.extend(lo..=hi);
+            }
+            None => values.push(number(item)?),
+        }
+    }
+    values.sort_unstable();
+    values.dedup();
+    Ok(List(values))
+}
+
+pub fn run(args: BenchArgs) -> anyhow::Result<()> {
+    let machine = Machine::detect();
+    let ns = args.ns.0;
+    let threads = match args.threads {
+        Some(List(t)) => t,
+        None => sweep::default_threads(machine.physical_cores, machine.logical_cores),
+    };
+    let depths = args.depth.map(|List(d)| d).unwrap_or_default();
+    let smallest_n = *ns.first().expect("the parser never returns an empty list");
+    if let Some(&deepest) = depths.last() {
+        if deepest > smallest_n {
+            return Err(UsageError {
+                value: deepest.to_string(),
+                flag: "--depth <LIST>",
+                rule: format!("must be in 1..={smallest_n}, the smallest --n"),
+            }
+            .into());
+        }
+    }
+    let mut algorithms = args.algo;
+    algorithms.dedup();
+    let out = args.out.unwrap_or_else(|| {
+        PathBuf::from("results").join(format!("{}-{}", machine.date, machine.host))
+    });
+    std::fs::create_dir_all(&out).with_context(|| format!("cannot create {}", out.display()))?;
+    let command = command_line();
+
+    let points = sweep::grid(&algorithms, &ns, &threads, &depths);
+    let progress = progress_bar((points.len() * (args.warmup + args.runs)) as u64);
+    let mut pools: HashMap<usize, rayon::ThreadPool> = HashMap::new();
+    let mut rows: Vec<Row> = Vec::new();
+    for point in points {
+        progress.set_message(describe(&point));
+        let pool = match pools.entry(point.threads) {
+            std::collections::hash_map::Entry::Occupied(e) => e.into_mut(),
+            std::collections::hash_map::Entry::Vacant(e) => {
+                e.insert(thread_pool(Some(point.threads))?)
+            }
+        };
+        let options = Options {
+            algorithm: point.algorithm,
+            symmetry: args.symmetry,
+            depth: point.depth_requested,
+        };
+        let row = measure(&point, &options, pool, args.warmup, args.runs, &progress)?;
+        rows.push(row);
+        sweep::fill_speedups(&mut rows);
+        write_atomically(&out.join("sweep.csv"), &sweep::to_csv(&rows))?;
+        write_atomically(
+            &out.join("sweep.json"),
+            &sweep::to_json(&machine, &command, &rows),
+        )?;
+    }
+    progress.finish_and_clear();
+
+    let table = sweep::table(&rows);
+    let mut stdout = std::io::stdout().lock();
+    write!(stdout, "{table}")?;
+    let title = machine.title();
+    let plots = [
+        (
+            "speedup.svg",
+            "Speedup against threads",
+            plot::speedup_svg(&rows, &title),
+        ),
+        (
+            "time_vs_n.svg",
+            "Time against n",
+            plot::time_vs_n_svg(&rows, &title),
+        ),
+        (
+            "efficiency_vs_depth.svg",
+            "Efficiency against split depth",
+            plot::efficiency_vs_depth_svg(&rows, &title),
+        ),
+    ];
+    let mut embeds = String::new();
+    for (file, caption, svg) in plots {
+        if let Some(svg) = svg {
+            write_atomically(&out.join(file), &svg)?;
+            embeds.push_str(&format!("![{caption}]({file})\n\n"));
+        }
+    }
+    let readme = format!(
+        "# nqueens bench\n\n\
+         Command: `{command}`\n\n\
+         {runs} timed run(s) per point after {warmup} warm-up run(s); times are medians. \
+         Every total was checked against OEIS A000170 where it is known \
+         (`oeis_total` column); a wrong count stops the sweep.\n\n\
+         ## Machine and build\n\n{machine_table}\n\
+         ## Results\n\n```\n{table}```\n\n\
+         Files: `sweep.csv`, `sweep.json`.\n\n{embeds}",
+        runs = args.runs,
+        warmup = args.warmup,
+        machine_table = machine.markdown(),
+    );
+    write_atomically(&out.join("README.md"), &readme)?;
+    writeln!(stdout, "results written to {}", out.display())?;
+    Ok(())
+}
+
+/// Runs one point `warmup + runs` times and reduces the timed runs to a row.
+fn measure(
+    point: &Point,
+    options: &Options,
+    pool: &rayon::ThreadPool,
+    warmup: usize,
+    runs: usize,
+    progress: &ProgressBar,
+) -> anyhow::Result<Row> {
+    let mut walls = Vec::with_capacity(runs);
+    let mut cpus = Vec::with_capacity(runs);
+    let mut last = None;
+    for i in 0..warmup + runs {
+        let cpu_before = machine::process_cpu_s();
+        let start = Instant::now();
+        let count = pool.install(|| nqueens::count(point.n, options))?;
+        let wall = start.elapsed();
+        let cpu = cpu_before.zip(machine::process_cpu_s()).map(|(b, a)| a - b);
+        check(
+            point,
+            count.total,
+            last.as_ref().map(|c: &nqueens::Count| c.total),
+        )?;
+        if i >= warmup {
+            walls.push(wall.as_secs_f64());
+            cpus.extend(cpu);
+        }
+        last = Some(count);
+        progress.inc(1);
+    }
+    let count = last.expect("at least one run");
+    Ok(Row {
+        point: *point,
+        symmetry: count.symmetry,
+        depth: count.depth,
+        subproblems: count.subproblems,
+        runs,
+        wall_s: sweep::median(&walls),
+        wall_min_s: walls.iter().copied().fold(f64::INFINITY, f64::min),
+        wall_max_s: walls.iter().copied().fold(0.0, f64::max),
+        cpu_s: (cpus.len() == walls.len()).then(|| sweep::median(&cpus)),
+        speedup: None,
+        efficiency: None,
+        total: count.total,
+        oeis_total: oeis::known_total(point.n),
+    })
+}
+
+/// A count that differs from OEIS, or from the previous run, is an error.
+fn check(point: &Point, total: u64, previous: Option<u64>) -> anyhow::Result<()> {
+    if let Some(known) = oeis::known_total(point.n) {
+        if total != known {
+            bail!(
+                "{}: counted {total}, but A000170 lists {known}",
+                describe(point)
+            );
+        }
+    }
+    if let Some(previous) = previous.filter(|&p| p != total) {
+        bail!(
+            "{}: runs disagree ({previous} then {total})",
+            describe(point)
+        );
+    }
+    Ok(())
+}
+
+fn describe(point: &Point) -> String {
+    let depth = point
+        .depth_requested
+        .map_or(String::new(), |d| format!(", depth {d}"));
+    format!(
+        "{} n = {}, {} thread(s){depth}",
+        point.algorithm, point.n, point.threads
+    )
+}
+
+/// A bar with an ETA on stderr, or nothing when stderr is not a terminal.
+fn progress_bar(runs: u64) -> ProgressBar {
+    if !std::io::stderr().is_terminal() {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::new(runs);
+    bar.set_style(
+        ProgressStyle::with_template(
+            "{elapsed_precise} [{bar:30}] {pos}/{len} runs, ETA {eta}  {msg}",
+        )
+        .expect("a valid template")
+        .progress_chars("=> "),
+    );
+    bar.enable_steady_tick(Duration::from_millis(200));
+    bar
+}
+
+/// The command line as typed, for the record.
+fn command_line() -> String {
+    let mut words = vec!["nqueens".to_string()];
+    words.extend(std::env::args().skip(1).map(|a| {
+        if a.contains(char::is_whitespace) {
+            format!("'{a}'")
+        } else {
+            a
+        }
+    }));
+    words.join(" ")
+}
+
+/// Writes through a temporary file in the same folder and a rename, so that
+/// readers (and an interrupted run) see the old file or the new one, never
+/// half of one.
+fn write_atomically(path: &Path, text: &str) -> anyhow::Result<()> {
+    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("file");
+    let nonce = SystemTime::now()
+        .duration_since(SystemTime::UNIX_EPOCH)
+        .map_or(0, |d| d.subsec_nanos());
+    let tmp = path.with_file_name(format!(".{name}.{}.{nonce}.tmp", std::process::id()));
+    std::fs::write(&tmp, text).with_context(|| format!("cannot write {}", tmp.display()))?;
+    std::fs::rename(&tmp, path).with_context(|| format!("cannot write {}", path.display()))?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lists_take_values_ranges_and_mixtures() {
+        assert_eq!(parse_list("14", 1, 32).unwrap().0, vec![14]);
+        assert_eq!(parse_list("12..=14", 1, 32).unwrap().0, vec![12, 13, 14]);
+        assert_eq!(parse_list("12-14", 1, 32).unwrap().0, vec![12, 13, 14]);
+        assert_eq!(
+            parse_list("16,8,10..=11,8", 1, 32).unwrap().0,
+            vec![8, 10, 11, 16]
+        );
+    }
+
+    #[test]
+    fn lists_reject_out_of_range_reversed_and_malformed_items() {
+        for bad in [
+            "0", "33", "14..=12", "a", "", "1,,2", "-3", "1..=", "2..=40",
+        ] {
+            let err = parse_list(bad, 1, 32).unwrap_err();
+            assert!(err.contains("1..=32"), "{bad}: {err}");
+        }
+    }
+}

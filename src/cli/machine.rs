@@ -1,0 +1,150 @@
+//! What a benchmark ran on and with which build: recorded with every result.
+
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use serde::Serialize;
+
+/// The machine, the build and the date of a measurement.
+#[derive(Clone, Debug, Serialize)]
+pub struct Machine {
+    pub host: String,
+    pub cpu_model: String,
+    pub physical_cores: usize,
+    pub logical_cores: usize,
+    pub os: String,
+    pub git_revision: String,
+    pub rustc: String,
+    pub build_profile: String,
+    /// UTC, `YYYY-MM-DD`.
+    pub date: String,
+}
+
+impl Machine {
+    pub fn detect() -> Machine {
+        Machine {
+            host: hostname(),
+            cpu_model: cpu_model(),
+            physical_cores: num_cpus::get_physical(),
+            logical_cores: num_cpus::get(),
+            os: format!("{} {}", std::env::consts::OS, std::env::consts::ARCH),
+            git_revision: env!("NQUEENS_GIT_REVISION").to_string(),
+            rustc: env!("NQUEENS_RUSTC_VERSION").to_string(),
+            build_profile: build_profile(),
+            date: utc_date(SystemTime::now()),
+        }
+    }
+
+    /// A short description for plot titles.
+    pub fn title(&self) -> String {
+        format!(
+            "{} ({} cores / {} threads), {}",
+            self.cpu_model, self.physical_cores, self.logical_cores, self.host
+        )
+    }
+
+    /// A Markdown table of every field.
+    pub fn markdown(&self) -> String {
+        let rows = [
+            ("host", self.host.as_str()),
+            ("CPU", self.cpu_model.as_str()),
+            ("physical cores", &self.physical_cores.to_string()),
+            ("logical cores", &self.logical_cores.to_string()),
+            ("OS", self.os.as_str()),
+            ("git revision", self.git_revision.as_str()),
+            ("rustc", self.rustc.as_str()),
+            ("build profile", self.build_profile.as_str()),
+            ("date (UTC)", self.date.as_str()),
+        ];
+        let mut out = String::from("| | |\n|---|---|\n");
+        for (key, value) in rows {
+            out.push_str(&format!("| {key} | {value} |\n"));
+        }
+        out
+    }
+}
+
+fn build_profile() -> String {
+    let profile = env!("NQUEENS_BUILD_PROFILE");
+    if profile == "release" {
+        "release (lto = fat, codegen-units = 1, panic = abort)".to_string()
+    } else {
+        format!("{profile} (not optimized for timing)")
+    }
+}
+
+fn hostname() -> String {
+    let mut buf = [0u8; 256];
+    // SAFETY: the buffer is valid for its length; gethostname writes at most
+    // that many bytes.
+    let rc = unsafe { libc::gethostname(buf.as_mut_ptr().cast(), buf.len()) };
+    if rc != 0 {
+        return "unknown".to_string();
+    }
+    let end = buf.iter().position(|&b| b == 0).unwrap_or(buf.len());
+    String::from_utf8_lossy(&buf[..end]).into_owned()
+}
+
+fn cpu_model() -> String {
+    std::fs::read_to_string("/proc/cpuinfo")
+        .ok()
+        .and_then(|info| {
+            info.lines()
+                .find(|l| l.starts_with("model name"))
+                .and_then(|l| l.split_once(':'))
+                .map(|(_, model)| model.trim().to_string())
+        })
+        .unwrap_or_else(|| "unknown CPU".to_string())
+}
+
+/// The UTC calendar date of a time, `YYYY-MM-DD`.
+pub fn utc_date(time: SystemTime) -> String {
+    let days = time
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs() / 86_400) as i64;
+    let (y, m, d) = civil_from_days(days);
+    format!("{y:04}-{m:02}-{d:02}")
+}
+
+/// Days since 1970-01-01 to a proleptic Gregorian (year, month, day)
+/// (Howard Hinnant's algorithm).
+fn civil_from_days(days: i64) -> (i64, u32, u32) {
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    (y, m, d)
+}
+
+/// CPU time of this process so far (user + system, all threads), in seconds.
+pub fn process_cpu_s() -> Option<f64> {
+    let mut usage = std::mem::MaybeUninit::<libc::rusage>::uninit();
+    // SAFETY: getrusage fills the struct it is given when it returns 0.
+    let rc = unsafe { libc::getrusage(libc::RUSAGE_SELF, usage.as_mut_ptr()) };
+    if rc != 0 {
+        return None;
+    }
+    // SAFETY: rc == 0, so the struct was written.
+    let usage = unsafe { usage.assume_init() };
+    let seconds = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 * 1e-6;
+    Some(seconds(usage.ru_utime) + seconds(usage.ru_stime))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::Duration;
+
+    #[test]
+    fn dates_are_utc_calendar_days() {
+        assert_eq!(utc_date(UNIX_EPOCH), "1970-01-01");
+        let leap_day = UNIX_EPOCH + Duration::from_secs(951_782_400); // 2000-02-29
+        assert_eq!(utc_date(leap_day), "2000-02-29");
+        let day = UNIX_EPOCH + Duration::from_secs(1_795_996_800 + 3600); // 2026-11-30 01:00
+        assert_eq!(utc_date(day), "2026-11-30");
+    }
+}

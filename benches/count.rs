@@ -1,58 +1,152 @@
-//! Criterion benchmarks: every algorithm on the same boards, the count
-//! asserted inside each timed call.
+//! Criterion benchmarks: the algorithms side by side on the same boards, the
+//! parallel engine's thread scaling and its symmetry modes. The count is
+//! asserted inside every timed call.
 //!
-//! `cargo bench` runs them all; `cargo bench -- algorithms/parallel` one
-//! series. Ids are `group/algorithm/n`, with the CLI's algorithm names.
+//! `cargo bench` runs everything (about 15 minutes); `cargo bench -- reference`
+//! one group; `cargo bench -- 'bitmask/parallel'` one series. Ids are
+//! `group/algorithm/n` with the CLI's algorithm names (`parallel-1t` and
+//! `parallel-<T>t` for the engine on 1 and on all T threads) and
+//! `threads/parallel/<T>` for the scaling group. HTML reports land in
+//! `target/criterion/`.
 
 use std::time::Duration;
 
-use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, SamplingMode};
+use criterion::measurement::WallTime;
+use criterion::{
+    criterion_group, criterion_main, BenchmarkGroup, BenchmarkId, Criterion, SamplingMode,
+};
 use nqueens::oeis::known_total;
-use nqueens::{count, Algorithm, Options};
+use nqueens::{count, Algorithm, Options, Symmetry};
 
-fn count_checked(n: usize, algorithm: Algorithm) -> u64 {
-    let options = Options {
-        algorithm,
-        ..Options::default()
-    };
-    let total = count(n, &options).expect("n is in range").total;
-    assert_eq!(Some(total), known_total(n), "{algorithm} n = {n}");
+fn pool(threads: usize) -> rayon::ThreadPool {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .expect("a thread pool")
+}
+
+/// Counts and checks the total against A000170.
+fn count_checked(n: usize, options: &Options) -> u64 {
+    let total = count(n, options).expect("n is in range").total;
+    assert_eq!(Some(total), known_total(n), "{} n = {n}", options.algorithm);
     total
 }
 
-/// Every algorithm on small boards, where the references still finish fast.
-fn small_boards(c: &mut Criterion) {
-    let mut group = c.benchmark_group("algorithms");
-    for n in [8, 10, 12] {
-        for algorithm in Algorithm::ALL {
-            group.bench_with_input(BenchmarkId::new(algorithm.name(), n), &n, |b, &n| {
-                b.iter(|| count_checked(n, algorithm))
-            });
-        }
+fn with(algorithm: Algorithm) -> Options {
+    Options {
+        algorithm,
+        ..Options::default()
     }
-    group.finish();
 }
 
-/// The bitmask family where its differences show.
-fn large_boards(c: &mut Criterion) {
-    let mut group = c.benchmark_group("bitmask");
-    group
-        .sampling_mode(SamplingMode::Flat)
-        .sample_size(10)
-        .measurement_time(Duration::from_secs(10));
-    for n in [14, 15] {
+/// Boards past this size take long enough per call for flat sampling and a
+/// sample size of 10.
+const LARGE_N: usize = 10;
+
+fn sampling_for(group: &mut BenchmarkGroup<'_, WallTime>, n: usize) {
+    if n >= LARGE_N {
+        group
+            .sampling_mode(SamplingMode::Flat)
+            .sample_size(10)
+            .measurement_time(Duration::from_secs(10));
+    } else {
+        group
+            .sampling_mode(SamplingMode::Auto)
+            .sample_size(50)
+            .measurement_time(Duration::from_secs(3));
+    }
+}
+
+/// Every algorithm where the textbook solvers still finish in about a
+/// second: the references against the bitmask search and the engine.
+fn reference(c: &mut Criterion) {
+    let mut group = c.benchmark_group("reference");
+    let all = rayon::current_num_threads();
+    let (one, many) = (pool(1), pool(all));
+    for n in [6, 8, 10, 12] {
+        sampling_for(&mut group, n);
         for algorithm in [
+            Algorithm::Set,
+            Algorithm::Board,
             Algorithm::Bitmask,
             Algorithm::BitmaskIter,
-            Algorithm::Parallel,
         ] {
             group.bench_with_input(BenchmarkId::new(algorithm.name(), n), &n, |b, &n| {
-                b.iter(|| count_checked(n, algorithm))
+                b.iter(|| count_checked(n, &with(algorithm)))
+            });
+        }
+        bench_parallel(&mut group, n, &one, 1);
+        bench_parallel(&mut group, n, &many, all);
+    }
+    group.finish();
+}
+
+/// The bitmask family up to n = 16.
+fn bitmask(c: &mut Criterion) {
+    let mut group = c.benchmark_group("bitmask");
+    let all = rayon::current_num_threads();
+    let (one, many) = (pool(1), pool(all));
+    for n in [12, 14, 16] {
+        sampling_for(&mut group, n);
+        for algorithm in [Algorithm::Bitmask, Algorithm::BitmaskIter] {
+            group.bench_with_input(BenchmarkId::new(algorithm.name(), n), &n, |b, &n| {
+                b.iter(|| count_checked(n, &with(algorithm)))
+            });
+        }
+        bench_parallel(&mut group, n, &one, 1);
+        bench_parallel(&mut group, n, &many, all);
+    }
+    group.finish();
+}
+
+fn bench_parallel(
+    group: &mut BenchmarkGroup<'_, WallTime>,
+    n: usize,
+    pool: &rayon::ThreadPool,
+    threads: usize,
+) {
+    let id = BenchmarkId::new(format!("parallel-{threads}t"), n);
+    group.bench_with_input(id, &n, |b, &n| {
+        b.iter(|| pool.install(|| count_checked(n, &Options::default())))
+    });
+}
+
+/// The engine at n = 15 on 1, 2, 4, … threads up to the logical cores.
+fn threads(c: &mut Criterion) {
+    let mut group = c.benchmark_group("threads");
+    sampling_for(&mut group, 15);
+    let logical = num_cpus::get();
+    let mut counts: Vec<usize> = std::iter::successors(Some(1usize), |t| t.checked_mul(2))
+        .take_while(|&t| t < logical)
+        .collect();
+    counts.push(logical);
+    for t in counts {
+        let pool = pool(t);
+        group.bench_with_input(BenchmarkId::new("parallel", t), &15, |b, &n| {
+            b.iter(|| pool.install(|| count_checked(n, &Options::default())))
+        });
+    }
+    group.finish();
+}
+
+/// The three symmetry modes of the engine on one thread.
+fn symmetry(c: &mut Criterion) {
+    let mut group = c.benchmark_group("symmetry");
+    let one = pool(1);
+    for n in [13, 15] {
+        sampling_for(&mut group, n);
+        for symmetry in [Symmetry::None, Symmetry::Mirror, Symmetry::Full] {
+            let options = Options {
+                symmetry,
+                ..Options::default()
+            };
+            group.bench_with_input(BenchmarkId::new(symmetry.name(), n), &n, |b, &n| {
+                b.iter(|| one.install(|| count_checked(n, &options)))
             });
         }
     }
     group.finish();
 }
 
-criterion_group!(benches, small_boards, large_boards);
+criterion_group!(benches, reference, bitmask, threads, symmetry);
 criterion_main!(benches);

@@ -23,11 +23,9 @@ pub fn speedup_svg(rows: &[Row], machine: &str) -> Option<String> {
         .iter()
         .filter(|r| r.point.algorithm == Algorithm::Parallel && r.speedup.is_some())
         .collect();
-    let mut series = group(
-        &parallel,
-        series_label,
-        |r| (r.point.threads as f64, r.speedup.unwrap_or_default()),
-    );
+    let mut series = group(&parallel, series_label, |r| {
+        (r.point.threads as f64, r.speedup.unwrap_or_default())
+    });
     series.retain(|s| s.points.len() >= 2);
     if series.is_empty() {
         return None;

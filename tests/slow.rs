@@ -1,0 +1,52 @@
+//! Slow known-count checks, left out of CI: `scripts/slow-tests.sh` runs them
+//! (`cargo test --release -- --ignored`).
+
+use nqueens::oeis::{known_total, known_unique};
+use nqueens::{count, Algorithm, Options, Symmetry};
+
+#[test]
+#[ignore = "slow: minutes in release mode; run by scripts/slow-tests.sh"]
+fn the_bitmask_algorithms_and_every_symmetry_match_oeis_at_fifteen_and_sixteen() {
+    for n in 15..=16 {
+        for algorithm in [Algorithm::Bitmask, Algorithm::BitmaskIter] {
+            let options = Options {
+                algorithm,
+                ..Options::default()
+            };
+            assert_eq!(count(n, &options).unwrap().total, known_total(n).unwrap());
+        }
+        for symmetry in [Symmetry::None, Symmetry::Mirror, Symmetry::Full] {
+            let options = Options {
+                symmetry,
+                ..Options::default()
+            };
+            let result = count(n, &options).unwrap();
+            assert_eq!(result.total, known_total(n).unwrap(), "{symmetry} n = {n}");
+            if symmetry == Symmetry::Full {
+                assert_eq!(result.unique, known_unique(n), "n = {n}");
+            }
+        }
+    }
+}
+
+#[test]
+#[ignore = "slow: about a minute in release mode; run by scripts/slow-tests.sh"]
+fn the_textbook_solvers_match_a000170_at_thirteen_and_fourteen() {
+    for n in 13..=14 {
+        for algorithm in [Algorithm::Set, Algorithm::Board] {
+            let options = Options {
+                algorithm,
+                ..Options::default()
+            };
+            assert_eq!(count(n, &options).unwrap().total, known_total(n).unwrap());
+        }
+    }
+}
+
+#[test]
+#[ignore = "slow: a minute on 2 cores; run by scripts/slow-tests.sh"]
+fn full_symmetry_matches_oeis_at_seventeen() {
+    let result = count(17, &Options::default()).unwrap();
+    assert_eq!(result.total, known_total(17).unwrap());
+    assert_eq!(result.unique, known_unique(17));
+}

@@ -57,7 +57,15 @@ def sweep_rows(folder):
 
 
 def main():
-    folders = sorted(p for p in RESULTS.iterdir() if p.is_dir())
+    # Targets first (the headline figures), then OEIS runs, then sweeps.
+    def kind(folder):
+        if (folder / "pairs.csv").exists():
+            return 0
+        if (folder / "verify.txt").exists():
+            return 1
+        return 2
+
+    folders = sorted((p for p in RESULTS.iterdir() if p.is_dir()), key=lambda p: (kind(p), p.name))
     out = [
         "# Results",
         "",

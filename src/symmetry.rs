@@ -49,7 +49,11 @@ pub struct Classes {
 impl Classes {
     /// Solutions distinct up to rotation and reflection (A002562).
     pub fn unique(&self) -> u64 {
-        self.orbit8 + self.orbit4 + self.orbit2 + self.orbit1
+        // No larger than the total, which the engine has checked fits.
+        self.orbit8
+            .saturating_add(self.orbit4)
+            .saturating_add(self.orbit2)
+            .saturating_add(self.orbit1)
     }
 
     /// All solutions: each orbit counted with its size, in `u128`.
@@ -60,12 +64,14 @@ impl Classes {
             + u128::from(self.orbit1)
     }
 
-    /// Adds another tally.
+    /// Adds another tally. Sums saturate rather than wrap: a saturated class
+    /// makes [`Classes::total`] exceed `u64::MAX`, which the engine reports
+    /// as an overflow.
     pub fn add(&mut self, other: Classes) {
-        self.orbit8 += other.orbit8;
-        self.orbit4 += other.orbit4;
-        self.orbit2 += other.orbit2;
-        self.orbit1 += other.orbit1;
+        self.orbit8 = self.orbit8.saturating_add(other.orbit8);
+        self.orbit4 = self.orbit4.saturating_add(other.orbit4);
+        self.orbit2 = self.orbit2.saturating_add(other.orbit2);
+        self.orbit1 = self.orbit1.saturating_add(other.orbit1);
     }
 }
 
@@ -301,7 +307,8 @@ pub fn corner_search(n: usize, bound1: usize, row: usize, state: State) -> u64 {
     while candidates != 0 {
         let bit = candidates & candidates.wrapping_neg(); // the lowest candidate
         candidates ^= bit;
-        count += corner_search(n, bound1, row + 1, state.place(bit));
+        // Saturate, never wrap (see count_subtree).
+        count = u64::saturating_add(count, corner_search(n, bound1, row + 1, state.place(bit)));
     }
     count
 }

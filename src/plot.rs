@@ -164,35 +164,26 @@ fn chart(title: &str, x_desc: &str, y_desc: &str, series: Vec<Series>, y_scale: 
         let x_labels = ((x_max - x_min) as usize + 1).clamp(2, 16);
         let integer = |x: &f64| format!("{x:.0}");
         let (lo, hi) = pad(y_min, y_max, y_scale);
+        // The two arms differ only in the y coordinate type.
+        macro_rules! draw_on {
+            ($y_range:expr) => {{
+                let mut chart = builder
+                    .build_cartesian_2d(x_range.0..x_range.1, $y_range)
+                    .expect("valid ranges");
+                chart
+                    .configure_mesh()
+                    .x_labels(x_labels)
+                    .x_label_formatter(&integer)
+                    .x_desc(x_desc)
+                    .y_desc(y_desc)
+                    .draw()
+                    .expect("drawing into a string");
+                draw_series(&mut chart, &series);
+            }};
+        }
         match y_scale {
-            Scale::Linear => {
-                let mut chart = builder
-                    .build_cartesian_2d(x_range.0..x_range.1, lo..hi)
-                    .expect("valid ranges");
-                chart
-                    .configure_mesh()
-                    .x_labels(x_labels)
-                    .x_label_formatter(&integer)
-                    .x_desc(x_desc)
-                    .y_desc(y_desc)
-                    .draw()
-                    .expect("drawing into a string");
-                draw_series(&mut chart, &series);
-            }
-            Scale::Log => {
-                let mut chart = builder
-                    .build_cartesian_2d(x_range.0..x_range.1, (lo..hi).log_scale())
-                    .expect("valid ranges");
-                chart
-                    .configure_mesh()
-                    .x_labels(x_labels)
-                    .x_label_formatter(&integer)
-                    .x_desc(x_desc)
-                    .y_desc(y_desc)
-                    .draw()
-                    .expect("drawing into a string");
-                draw_series(&mut chart, &series);
-            }
+            Scale::Linear => draw_on!(lo..hi),
+            Scale::Log => draw_on!((lo..hi).log_scale()),
         }
         root.present().expect("drawing into a string");
     }

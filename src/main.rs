@@ -168,25 +168,13 @@ fn count(args: CountArgs) -> anyhow::Result<()> {
 /// Turns the flags into library options, rejecting the ones that do not
 /// apply before anything runs.
 fn count_options(args: &CountArgs) -> Result<Options, UsageError> {
-    if args.algo != Algorithm::Parallel {
-        let only_parallel = |flag, value: String| UsageError {
-            value,
-            flag,
-            rule: format!("applies only to --algo parallel, not {}", args.algo),
-        };
-        if let Some(t) = args.threads {
-            return Err(only_parallel("--threads <T>", t.to_string()));
-        }
-        if let Some(k) = args.depth {
-            return Err(only_parallel("--depth <K>", k.to_string()));
-        }
-        if let Some(s) = args.symmetry {
-            return Err(only_parallel("--symmetry <S>", s.to_string()));
-        }
-        if args.unique {
-            return Err(only_parallel("--unique", "true".to_string()));
-        }
-    }
+    let parallel_only = [
+        ("--threads <T>", args.threads.map(|t| t.to_string())),
+        ("--depth <K>", args.depth.map(|k| k.to_string())),
+        ("--symmetry <S>", args.symmetry.map(|s| s.to_string())),
+        ("--unique", args.unique.then(|| "true".to_string())),
+    ];
+    reject_parallel_only(args.algo, parallel_only)?;
     if let Some(symmetry) = args
         .symmetry
         .filter(|&s| args.unique && s != Symmetry::Full)
@@ -211,6 +199,28 @@ fn count_options(args: &CountArgs) -> Result<Options, UsageError> {
         symmetry: args.symmetry.unwrap_or_default(),
         depth: args.depth,
     })
+}
+
+/// Rejects the first flag given (a `Some` value) that only the parallel
+/// algorithm uses, when another algorithm is chosen: better than ignoring it.
+fn reject_parallel_only<const N: usize>(
+    algorithm: Algorithm,
+    flags: [(&'static str, Option<String>); N],
+) -> Result<(), UsageError> {
+    if algorithm == Algorithm::Parallel {
+        return Ok(());
+    }
+    match flags
+        .into_iter()
+        .find_map(|(flag, value)| value.map(|v| (flag, v)))
+    {
+        Some((flag, value)) => Err(UsageError {
+            value,
+            flag,
+            rule: format!("applies only to --algo parallel, not {algorithm}"),
+        }),
+        None => Ok(()),
+    }
 }
 
 fn thread_pool(threads: Option<usize>) -> anyhow::Result<rayon::ThreadPool> {
@@ -333,19 +343,11 @@ fn solve(args: SolveArgs) -> anyhow::Result<()> {
 }
 
 fn verify(args: VerifyArgs) -> anyhow::Result<()> {
-    if args.algo != Algorithm::Parallel {
-        let only_parallel = |flag, value: String| UsageError {
-            value,
-            flag,
-            rule: format!("applies only to --algo parallel, not {}", args.algo),
-        };
-        if let Some(t) = args.threads {
-            return Err(only_parallel("--threads <T>", t.to_string()).into());
-        }
-        if args.unique {
-            return Err(only_parallel("--unique", "true".to_string()).into());
-        }
-    }
+    let parallel_only = [
+        ("--threads <T>", args.threads.map(|t| t.to_string())),
+        ("--unique", args.unique.then(|| "true".to_string())),
+    ];
+    reject_parallel_only(args.algo, parallel_only)?;
     let pool = thread_pool(args.threads)?;
     let options = Options {
         algorithm: args.algo,

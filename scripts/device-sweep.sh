@@ -20,6 +20,6 @@ if [ -f "$peers/refcount_omp.c" ] && cc -O3 -march=native -fopenmp "$peers/refco
         start=$(date +%s.%N)
         total=$(OMP_NUM_THREADS=$t /tmp/refcount_omp 17)
         end=$(date +%s.%N)
-        echo "refcount_omp 17 threads=$t total=$total wall_s=$(echo "$end - $start" | bc)"
+        echo "refcount_omp 17 threads=$t total=$total wall_s=$(awk "BEGIN { print $end - $start }")"
     done | tee "$out/refcount_omp.txt"
 fi

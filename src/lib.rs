@@ -220,6 +220,20 @@ pub struct Count {
 /// parallel split depth outside `1..=n`; [`Error::Overflow`] if the count does
 /// not fit in a `u64`.
 pub fn count(n: usize, options: &Options) -> Result<Count, Error> {
+    count_with_progress(n, options, &|_, _| {})
+}
+
+/// [`count`], reporting progress: the parallel engine calls `progress` with
+/// (subproblems finished, subproblems in all) as each subproblem finishes,
+/// from its worker threads; the serial algorithms call it once, at the end.
+///
+/// # Errors
+/// As [`count`].
+pub fn count_with_progress(
+    n: usize,
+    options: &Options,
+    progress: parallel::Progress<'_>,
+) -> Result<Count, Error> {
     check_board_size(n)?;
     let start = Instant::now();
     let serial = |total: u64| (total, None, Symmetry::None, 1, 0, 1);
@@ -234,7 +248,7 @@ pub fn count(n: usize, options: &Options) -> Result<Count, Error> {
                 Some(depth) => Plan::new(n, depth, options.symmetry)?,
                 None => Plan::auto(n, options.symmetry, threads)?,
             };
-            let tally = parallel::count_plan(&plan)?;
+            let tally = parallel::count_plan_with_progress(&plan, progress)?;
             let subproblems = plan.subproblems.len();
             let (total, classes) = (tally.total, tally.classes);
             (
@@ -247,6 +261,9 @@ pub fn count(n: usize, options: &Options) -> Result<Count, Error> {
             )
         }
     };
+    if subproblems == 1 && depth == 0 {
+        progress(1, 1); // a serial search is one piece
+    }
     // The serial counters saturate instead of wrapping.
     if total == u64::MAX {
         return Err(Error::Overflow { n });

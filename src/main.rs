@@ -152,8 +152,14 @@ fn run(cli: Cli) -> anyhow::Result<()> {
 fn count(args: CountArgs) -> anyhow::Result<()> {
     let options = count_options(&args)?;
     let pool = thread_pool(args.threads)?;
-    let result = pool.install(|| nqueens::count(args.n, &options))?;
-    let report = Report::new(result, args.unique);
+    let bar = progress_bar();
+    let progress = |done: usize, all: usize| {
+        bar.set_length(all as u64);
+        bar.set_position(done as u64);
+    };
+    let result = pool.install(|| nqueens::count_with_progress(args.n, &options, &progress));
+    bar.finish_and_clear();
+    let report = Report::new(result?, args.unique);
     let mut out = io::stdout().lock();
     if args.json {
         serde_json::to_writer(&mut out, &report)?;
@@ -199,6 +205,33 @@ fn count_options(args: &CountArgs) -> Result<Options, UsageError> {
         symmetry: args.symmetry.unwrap_or_default(),
         depth: args.depth,
     })
+}
+
+/// Subproblems counted so far, with an ETA, on stderr; hidden when stderr is
+/// not a terminal, and drawn only after a second so short counts stay quiet.
+fn progress_bar() -> indicatif::ProgressBar {
+    use std::io::IsTerminal;
+    if !io::stderr().is_terminal() {
+        return indicatif::ProgressBar::hidden();
+    }
+    let bar =
+        indicatif::ProgressBar::with_draw_target(None, indicatif::ProgressDrawTarget::hidden());
+    bar.set_style(
+        indicatif::ProgressStyle::with_template(
+            "{elapsed_precise} [{bar:30}] {pos}/{len} subproblems, ETA {eta}",
+        )
+        .expect("a valid template")
+        .progress_chars("=> "),
+    );
+    let shown = bar.clone();
+    std::thread::spawn(move || {
+        std::thread::sleep(std::time::Duration::from_secs(1));
+        if !shown.is_finished() {
+            shown.set_draw_target(indicatif::ProgressDrawTarget::stderr());
+            shown.enable_steady_tick(std::time::Duration::from_millis(250));
+        }
+    });
+    bar
 }
 
 /// Rejects the first flag given (a `Some` value) that only the parallel

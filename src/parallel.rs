@@ -8,6 +8,9 @@
 //! the final, checked conversion to `u64`.
 //!
 //! The thread count is the pool's: run inside `ThreadPool::install` to choose it.
+//! A progress callback hears of every finished subproblem.
+
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use rayon::prelude::*;
 
@@ -25,17 +28,38 @@ pub struct Tally {
     pub classes: Option<Classes>,
 }
 
+/// Called with (subproblems finished, subproblems in the plan) each time a
+/// subproblem finishes, from whichever worker thread finished it.
+pub type Progress<'a> = &'a (dyn Fn(usize, usize) + Sync);
+
 /// Counts the solutions a plan stands for, in parallel.
 ///
 /// # Errors
 /// [`Error::Overflow`] if the total does not fit in a `u64`.
 pub fn count_plan(plan: &Plan) -> Result<Tally, Error> {
+    count_plan_with_progress(plan, &|_, _| {})
+}
+
+/// [`count_plan`], reporting each finished subproblem to `progress`.
+///
+/// # Errors
+/// [`Error::Overflow`] if the total does not fit in a `u64`.
+pub fn count_plan_with_progress(plan: &Plan, progress: Progress<'_>) -> Result<Tally, Error> {
     let n = plan.n;
+    let total_subproblems = plan.subproblems.len();
+    let finished = AtomicUsize::new(0);
     let (weighted, classes) = plan
         .subproblems
         .par_iter()
         .with_max_len(1)
-        .map(|s| count_one(n, s))
+        .map(|s| {
+            let counted = count_one(n, s);
+            progress(
+                finished.fetch_add(1, Ordering::Relaxed) + 1,
+                total_subproblems,
+            );
+            counted
+        })
         .reduce(
             || (0u128, Classes::default()),
             |(w1, mut c1), (w2, c2)| {

@@ -185,3 +185,24 @@ fn only_full_symmetry_reports_unique_solutions() {
         assert_eq!((result.unique, result.classes), (None, None));
     }
 }
+
+#[test]
+fn progress_hears_of_every_subproblem_once() {
+    let seen = std::sync::Mutex::new(Vec::new());
+    let record = |done: usize, all: usize| seen.lock().unwrap().push((done, all));
+    let result = pool(3)
+        .install(|| nqueens::count_with_progress(12, &Options::default(), &record))
+        .unwrap();
+    let mut seen = seen.into_inner().unwrap();
+    seen.sort_unstable();
+    let expected: Vec<(usize, usize)> = (1..=result.subproblems)
+        .map(|done| (done, result.subproblems))
+        .collect();
+    assert_eq!(seen, expected);
+
+    let serial = std::sync::Mutex::new(Vec::new());
+    let record = |done: usize, all: usize| serial.lock().unwrap().push((done, all));
+    let options = with_algorithm(Algorithm::Bitmask);
+    nqueens::count_with_progress(8, &options, &record).unwrap();
+    assert_eq!(serial.into_inner().unwrap(), vec![(1, 1)]);
+}

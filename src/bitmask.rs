@@ -97,13 +97,16 @@ pub fn count_subtree(n: usize, state: State) -> u64 {
         3 => rows_3(full, state),
         4 => rows_4(full, state),
         5 => rows_5(full, state),
+        6 => rows_6(full, state),
+        7 => rows_7(full, state),
+        8 => rows_8(full, state),
         TAIL_ROWS => tail(full, state),
         _ => upper(full, rows_left, state),
     }
 }
 
 /// How many bottom rows are unrolled into [`tail`].
-pub const TAIL_ROWS: usize = 6;
+pub const TAIL_ROWS: usize = 9;
 
 /// Rows above the tail: plain recursion.
 fn upper(full: u32, rows_left: usize, state: State) -> u64 {
@@ -129,7 +132,7 @@ fn upper(full: u32, rows_left: usize, state: State) -> u64 {
 /// nested loops below are specialized inside it.
 #[inline(never)]
 fn tail(full: u32, state: State) -> u64 {
-    rows_6(full, state)
+    rows_9(full, state)
 }
 
 /// Defines `$name`, counting `k` rows by placing one queen and handing the
@@ -154,6 +157,9 @@ unrolled_rows!(rows_3, last_two_rows);
 unrolled_rows!(rows_4, rows_3);
 unrolled_rows!(rows_5, rows_4);
 unrolled_rows!(rows_6, rows_5);
+unrolled_rows!(rows_7, rows_6);
+unrolled_rows!(rows_8, rows_7);
+unrolled_rows!(rows_9, rows_8);
 
 /// One row left: it is complete if a square is free.
 #[inline(always)]

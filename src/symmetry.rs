@@ -95,7 +95,7 @@ pub enum Branch {
 }
 
 /// How many bottom rows of the side branch are unrolled into nested loops.
-pub const SIDE_TAIL_ROWS: usize = 7;
+pub const SIDE_TAIL_ROWS: usize = 11;
 
 /// Defines `Side::$name`, filling the bottom `$k` rows by placing one queen
 /// and handing the remaining rows to `$next`.
@@ -192,6 +192,10 @@ impl Side {
             4 => self.rows_4(state, board, classes),
             5 => self.rows_5(state, board, classes),
             6 => self.rows_6(state, board, classes),
+            7 => self.rows_7(state, board, classes),
+            8 => self.rows_8(state, board, classes),
+            9 => self.rows_9(state, board, classes),
+            10 => self.rows_10(state, board, classes),
             SIDE_TAIL_ROWS => self.tail(state, board, classes),
             _ => self.upper(row, state, board, classes),
         }
@@ -216,7 +220,7 @@ impl Side {
     /// The bottom [`SIDE_TAIL_ROWS`] rows as nested loops, out of line.
     #[inline(never)]
     fn tail(&self, state: State, board: &mut [u32; MAX_N], classes: &mut Classes) {
-        self.rows_7(state, board, classes)
+        self.rows_11(state, board, classes)
     }
 
     /// The last row: at most one free square.
@@ -263,6 +267,10 @@ impl Side {
     side_rows!(rows_5, rows_4, 5);
     side_rows!(rows_6, rows_5, 6);
     side_rows!(rows_7, rows_6, 7);
+    side_rows!(rows_8, rows_7, 8);
+    side_rows!(rows_9, rows_8, 9);
+    side_rows!(rows_10, rows_9, 10);
+    side_rows!(rows_11, rows_10, 11);
 
     /// Adds a complete board to its class, if it is its orbit's canonical one.
     #[inline(always)]

@@ -18,6 +18,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 BINARY = ROOT / "target" / "release" / "nqueens"
+# What the binary is built from.
+BUILD_INPUTS = ["src", "benches", "build.rs", "Cargo.toml", "Cargo.lock"]
 
 
 def build_release():
@@ -101,8 +103,10 @@ def machine():
         "os": platform.platform(),
         "rustc": cmd(["rustc", "--version"]),
         "cc": (cmd(["cc", "--version"]).splitlines() or ["unknown"])[0],
+        # "-dirty" only when what builds the binary differs from the commit
+        # (results/ and docs changing during a run do not count).
         "git_revision": cmd(["git", "rev-parse", "--short", "HEAD"])
-        + ("-dirty" if cmd(["git", "status", "--porcelain", "--untracked-files=no"]) else ""),
+        + ("-dirty" if cmd(["git", "status", "--porcelain", "--untracked-files=no", "--", *BUILD_INPUTS]) else ""),
         "build_profile": "release (lto = fat, codegen-units = 1, panic = abort)",
         "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
     }

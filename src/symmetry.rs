@@ -97,19 +97,24 @@ pub enum Branch {
 /// How many bottom rows of the side branch are unrolled into nested loops.
 pub const SIDE_TAIL_ROWS: usize = 11;
 
-/// Defines `Side::$name`, filling the bottom `$k` rows by placing one queen
-/// and handing the remaining rows to `$next`.
+/// Defines `Side::$name::<B1>`, filling the bottom `$k` rows by placing one
+/// queen and handing the remaining rows to `$next`.
 macro_rules! side_rows {
     ($name:ident, $next:ident, $k:expr) => {
         #[inline(always)]
-        fn $name(&self, state: State, board: &mut [u32; MAX_N], classes: &mut Classes) {
+        fn $name<const B1: usize>(
+            &self,
+            state: State,
+            board: &mut [u32; MAX_N],
+            classes: &mut Classes,
+        ) {
             let row = self.last + 1 - $k;
-            let mut candidates = self.candidates(row, state);
+            let mut candidates = self.tail_candidates::<B1, $k>(state);
             while candidates != 0 {
                 let bit = candidates & candidates.wrapping_neg(); // the lowest candidate
                 candidates ^= bit;
                 board[row % MAX_N] = bit;
-                self.$next(state.place(bit), board, classes);
+                self.$next::<B1>(state.place(bit), board, classes);
             }
         }
     };
@@ -161,17 +166,24 @@ impl Side {
     pub fn candidates(&self, row: usize, state: State) -> u32 {
         let free = state.free(self.full) & self.allowed[row % MAX_N];
         if row == self.bound2 {
-            // By this row both side columns must be taken: if neither is,
-            // nothing fits; if one is, this row takes the other.
-            let missing = self.side_mask & !state.cols;
-            if missing == self.side_mask {
-                return 0;
-            }
-            if missing != 0 {
-                return free & missing;
-            }
+            self.complete_sides(state, free)
+        } else {
+            free
         }
-        free
+    }
+
+    /// Row `bound2`'s rule: by this row both side columns must be taken; if
+    /// neither is, nothing fits; if one is, this row takes the other.
+    #[inline(always)]
+    fn complete_sides(&self, state: State, free: u32) -> u32 {
+        let missing = self.side_mask & !state.cols;
+        if missing == self.side_mask {
+            0
+        } else if missing != 0 {
+            free & missing
+        } else {
+            free
+        }
     }
 
     /// Counts the canonical completions of `board[..row]` (whose attacks are
@@ -186,16 +198,16 @@ impl Side {
         let rows_left = self.last + 1 - row;
         match rows_left {
             0 => self.classify_into(board, classes),
-            1 => self.rows_1(state, board, classes),
-            2 => self.rows_2(state, board, classes),
-            3 => self.rows_3(state, board, classes),
-            4 => self.rows_4(state, board, classes),
-            5 => self.rows_5(state, board, classes),
-            6 => self.rows_6(state, board, classes),
-            7 => self.rows_7(state, board, classes),
-            8 => self.rows_8(state, board, classes),
-            9 => self.rows_9(state, board, classes),
-            10 => self.rows_10(state, board, classes),
+            1 => self.rows_1::<0>(state, board, classes),
+            2 => self.rows_2::<0>(state, board, classes),
+            3 => self.rows_3::<0>(state, board, classes),
+            4 => self.rows_4::<0>(state, board, classes),
+            5 => self.rows_5::<0>(state, board, classes),
+            6 => self.rows_6::<0>(state, board, classes),
+            7 => self.rows_7::<0>(state, board, classes),
+            8 => self.rows_8::<0>(state, board, classes),
+            9 => self.rows_9::<0>(state, board, classes),
+            10 => self.rows_10::<0>(state, board, classes),
             SIDE_TAIL_ROWS => self.tail(state, board, classes),
             _ => self.upper(row, state, board, classes),
         }
@@ -217,16 +229,68 @@ impl Side {
         }
     }
 
-    /// The bottom [`SIDE_TAIL_ROWS`] rows as nested loops, out of line.
-    #[inline(never)]
+    /// The bottom [`SIDE_TAIL_ROWS`] rows. Where none of them lies above
+    /// `bound1`, the loops are compiled once per `bound1`, so that which of
+    /// them is row `bound2` is known at compile time and the other rows test
+    /// nothing but the attacks.
     fn tail(&self, state: State, board: &mut [u32; MAX_N], classes: &mut Classes) {
-        self.rows_11(state, board, classes)
+        if self.last + 1 - SIDE_TAIL_ROWS < self.bound1 {
+            return self.tail_for::<0>(state, board, classes);
+        }
+        match self.bound1 {
+            1 => self.tail_for::<1>(state, board, classes),
+            2 => self.tail_for::<2>(state, board, classes),
+            3 => self.tail_for::<3>(state, board, classes),
+            4 => self.tail_for::<4>(state, board, classes),
+            5 => self.tail_for::<5>(state, board, classes),
+            6 => self.tail_for::<6>(state, board, classes),
+            7 => self.tail_for::<7>(state, board, classes),
+            8 => self.tail_for::<8>(state, board, classes),
+            _ => self.tail_for::<0>(state, board, classes),
+        }
+    }
+
+    /// The bottom rows as nested loops, out of line; `B1` is `bound1`, or 0
+    /// for the general rules.
+    #[inline(never)]
+    fn tail_for<const B1: usize>(
+        &self,
+        state: State,
+        board: &mut [u32; MAX_N],
+        classes: &mut Classes,
+    ) {
+        self.rows_11::<B1>(state, board, classes)
+    }
+
+    /// The candidates of the row `K` rows from the bottom. With `B1` = 0 the
+    /// general [`Side::candidates`]; otherwise `B1` is `bound1` and no row of
+    /// the tail lies above it, so only the last row and row `bound2` (the row
+    /// `B1 + 1` from the bottom) have a rule.
+    #[inline(always)]
+    fn tail_candidates<const B1: usize, const K: usize>(&self, state: State) -> u32 {
+        if B1 == 0 {
+            return self.candidates(self.last + 1 - K, state);
+        }
+        debug_assert_eq!(B1, self.bound1);
+        let free = state.free(self.full);
+        if K == 1 {
+            free & self.allowed[self.last % MAX_N]
+        } else if K == B1 + 1 {
+            self.complete_sides(state, free)
+        } else {
+            free
+        }
     }
 
     /// The last row: at most one free square.
     #[inline(always)]
-    fn rows_1(&self, state: State, board: &mut [u32; MAX_N], classes: &mut Classes) {
-        let last = self.candidates(self.last, state);
+    fn rows_1<const B1: usize>(
+        &self,
+        state: State,
+        board: &mut [u32; MAX_N],
+        classes: &mut Classes,
+    ) {
+        let last = self.tail_candidates::<B1, 1>(state);
         if last != 0 {
             board[self.last % MAX_N] = last;
             self.classify_into(board, classes);
@@ -237,13 +301,18 @@ impl Side {
     /// take them as (a, b) or (b, a). Both orders are tested without a
     /// branch, and the board is written only for a completion, which is rare.
     #[inline(always)]
-    fn rows_2(&self, state: State, board: &mut [u32; MAX_N], classes: &mut Classes) {
+    fn rows_2<const B1: usize>(
+        &self,
+        state: State,
+        board: &mut [u32; MAX_N],
+        classes: &mut Classes,
+    ) {
         let (row, last) = (self.last - 1, self.last);
         let remaining = self.full & !state.cols;
         debug_assert_eq!(remaining.count_ones(), 2);
         let a = remaining & remaining.wrapping_neg();
         let b = remaining ^ a;
-        let first_open = self.candidates(row, state);
+        let first_open = self.tail_candidates::<B1, 2>(state);
         let last_open =
             self.allowed[last % MAX_N] & !((state.diag_up << 1) | (state.diag_down >> 1));
         // Queens in adjacent columns on adjacent rows attack each other.

@@ -6,7 +6,7 @@
 //! three ORs and two shifts, and the free squares of a row are one AND-NOT, so
 //! a node costs a handful of instructions and no memory traffic. This is the
 //! search every fast counter is built on; it is 10–50× faster than the
-//! [`reference`](crate::reference) solvers.
+//! [`reference`](mod@crate::reference) solvers.
 //!
 //! [`count_subtree`] is the kernel the parallel engine runs on every
 //! subproblem. Most nodes of the search tree sit in its last few rows, so the
@@ -105,7 +105,7 @@ pub fn count_subtree(n: usize, state: State) -> u64 {
     }
 }
 
-/// How many bottom rows are unrolled into [`tail`].
+/// How many bottom rows are unrolled into the out-of-line `tail`.
 pub const TAIL_ROWS: usize = 9;
 
 /// Rows above the tail: plain recursion.

@@ -29,8 +29,9 @@
 //! independent subproblems (the partial placements of the first k rows, one
 //! per orbit of the board's symmetries, see [`symmetry`]); the [`parallel`]
 //! executor runs the [`bitmask`] kernel on each of them on the current rayon
-//! pool; the weighted counts are summed without overflow. The textbook solvers in [`reference`]
-//! sit beside it as test oracles and benchmark baselines.
+//! pool; the weighted counts are summed without overflow. The textbook
+//! solvers in [`reference`](mod@reference) sit beside it as test oracles and
+//! benchmark baselines.
 //!
 //! The library never prints and never builds the global thread pool: the
 //! parallel engine uses the pool it is called from (wrap the call in

@@ -96,9 +96,16 @@ fn count_one(n: usize, subproblem: &Subproblem) -> (u128, Classes) {
         Kind::Orbit(Branch::Corner { bound1 }) => {
             classes.orbit8 = corner_search(n, usize::from(bound1), row, state)
         }
-        Kind::Orbit(Branch::Side { bound1, mut placed }) => {
-            Side::new(n, usize::from(bound1)).search(row, state, &mut placed, &mut classes)
-        }
+        Kind::Orbit(Branch::Side {
+            bound1,
+            row,
+            mut placed,
+        }) => Side::new(n, usize::from(bound1)).search(
+            usize::from(row),
+            state,
+            &mut placed,
+            &mut classes,
+        ),
     }
     (0, classes)
 }

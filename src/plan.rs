@@ -15,7 +15,9 @@
 //! With [`Symmetry::Full`] the subproblems are the corner and side branches of
 //! [`symmetry`](crate::symmetry), split further down to depth k under the same
 //! row rules the kernel applies; their completions are weighted by the size
-//! of their orbit. The corner branch always places two rows.
+//! of their orbit. The corner branch always places two rows; the side
+//! branch's pre-placed queen fills a row of its own, which a cut never stops
+//! on.
 
 use crate::bitmask::{full_mask, State};
 use crate::symmetry::{corner_candidates, Branch, Side};
@@ -152,16 +154,8 @@ fn split_full(n: usize, depth: usize, out: &mut Vec<Subproblem>) {
     let mut bound1 = 1;
     while bound1 + 1 + bound1 < n {
         let side = Side::new(n, bound1);
-        let mut placed = [0; MAX_N];
-        placed[0] = 1 << bound1;
-        split_side(
-            &side,
-            bound1,
-            State::EMPTY.place(placed[0]),
-            placed,
-            depth,
-            out,
-        );
+        let (state, placed) = side.start();
+        split_side(&side, bound1, 0, state, placed, depth, out);
         bound1 += 1;
     }
 }
@@ -184,20 +178,26 @@ fn split_corner(n: usize, bound1: usize, state: State, depth: usize, out: &mut V
     }
 }
 
+/// Emits the side branch's placements of rows `..depth` (the fixed queen's
+/// row counts as placed, so a cut may hold one row more).
 fn split_side(
     side: &Side,
     bound1: usize,
+    row: usize,
     state: State,
     mut placed: [u32; MAX_N],
     depth: usize,
     out: &mut Vec<Subproblem>,
 ) {
-    let row = state.rows_placed();
-    if row == depth {
-        let bound1 = bound1 as u8;
+    let (row, state) = side.skip_fixed(row, state);
+    if row >= depth {
         out.push(Subproblem {
             state,
-            kind: Kind::Orbit(Branch::Side { bound1, placed }),
+            kind: Kind::Orbit(Branch::Side {
+                bound1: bound1 as u8,
+                row: row as u8,
+                placed,
+            }),
         });
         return;
     }
@@ -206,7 +206,7 @@ fn split_side(
         let bit = candidates & candidates.wrapping_neg(); // the lowest candidate
         candidates ^= bit;
         placed[row] = bit;
-        split_side(side, bound1, state.place(bit), placed, depth, out);
+        split_side(side, bound1, row + 1, state.place(bit), placed, depth, out);
     }
 }
 

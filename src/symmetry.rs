@@ -579,3 +579,59 @@ fn images(columns: &[u8]) -> Vec<Vec<u8>> {
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Counts one side branch from its start, with or without the unrolled
+    /// tail.
+    fn side_classes(n: usize, bound1: usize, unrolled_tail: bool) -> Classes {
+        let side = Side {
+            unrolled_tail,
+            ..Side::new(n, bound1)
+        };
+        let (state, mut board) = side.start();
+        let mut classes = Classes::default();
+        side.search(0, state, &mut board, &mut classes);
+        classes
+    }
+
+    #[test]
+    fn the_unrolled_tail_finds_what_plain_recursion_finds() {
+        let mut compared = 0;
+        for n in 12..=14 {
+            for bound1 in (1..).take_while(|&b| b + 1 + b < n) {
+                if Side::new(n, bound1).unrolled_tail {
+                    let unrolled = side_classes(n, bound1, true);
+                    assert_eq!(
+                        unrolled,
+                        side_classes(n, bound1, false),
+                        "n={n} bound1={bound1}"
+                    );
+                    assert!(unrolled.unique() > 0);
+                    compared += 1;
+                }
+            }
+        }
+        // n = 12: bound1 1; 13: 1, 2; 14: 1, 2, 3.
+        assert_eq!(compared, 6);
+    }
+
+    #[test]
+    fn turned_boards_are_classified_in_takakens_orientation() {
+        // Every class of a small board comes out of the turned side branch
+        // plus the corner branch exactly as the brute-force oracle says.
+        for n in 4..=9 {
+            let mut classes = Classes::default();
+            for bound1 in (1..).take_while(|&b| b + 1 + b < n) {
+                classes.add(side_classes(n, bound1, false));
+            }
+            for bound1 in 2..n - 1 {
+                let state = State::EMPTY.place(1).place(1 << bound1);
+                classes.orbit8 += corner_search(n, bound1, 2, state);
+            }
+            assert_eq!(classes, classify_by_enumeration(n), "n={n}");
+        }
+    }
+}

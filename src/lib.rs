@@ -46,6 +46,7 @@ use serde::Serialize;
 
 pub mod bitmask;
 pub mod board;
+pub mod lanes;
 pub mod oeis;
 pub mod parallel;
 pub mod plan;

@@ -7,6 +7,10 @@
 //! returns `weight × count`, summed in `u128` so that no sum can wrap before
 //! the final, checked conversion to `u64`.
 //!
+//! A subproblem is counted by the scalar kernels or, where the CPU has
+//! AVX-512, by the [lanes](crate::lanes), sixteen pieces of it at a time; both
+//! give the same counts ([`Kernel`]).
+//!
 //! The thread count is the pool's: run inside `ThreadPool::install` to choose it.
 //! A progress callback hears of every finished subproblem.
 
@@ -32,7 +36,30 @@ pub struct Tally {
 /// subproblem finishes, from whichever worker thread finished it.
 pub type Progress<'a> = &'a (dyn Fn(usize, usize) + Sync);
 
-/// Counts the solutions a plan stands for, in parallel.
+/// Which kernels count each subproblem.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kernel {
+    /// The scalar kernels, one subtree at a time ([`count_subtree`] and the
+    /// symmetry branches' searches): any machine.
+    Scalar,
+    /// Sixteen subtrees at once in SIMD lanes ([`lanes`](crate::lanes)):
+    /// needs AVX-512 F and CD.
+    Lanes,
+}
+
+impl Kernel {
+    /// The fastest kernel this machine runs.
+    pub fn fastest() -> Kernel {
+        if crate::lanes::available() {
+            Kernel::Lanes
+        } else {
+            Kernel::Scalar
+        }
+    }
+}
+
+/// Counts the solutions a plan stands for, in parallel, with the fastest
+/// kernel.
 ///
 /// # Errors
 /// [`Error::Overflow`] if the total does not fit in a `u64`.
@@ -45,6 +72,21 @@ pub fn count_plan(plan: &Plan) -> Result<Tally, Error> {
 /// # Errors
 /// [`Error::Overflow`] if the total does not fit in a `u64`.
 pub fn count_plan_with_progress(plan: &Plan, progress: Progress<'_>) -> Result<Tally, Error> {
+    count_plan_with(plan, Kernel::fastest(), progress)
+}
+
+/// [`count_plan_with_progress`] with the kernel chosen by the caller.
+///
+/// # Errors
+/// [`Error::Overflow`] if the total does not fit in a `u64`.
+///
+/// # Panics
+/// With [`Kernel::Lanes`] on a machine without AVX-512 F and CD.
+pub fn count_plan_with(
+    plan: &Plan,
+    kernel: Kernel,
+    progress: Progress<'_>,
+) -> Result<Tally, Error> {
     let n = plan.n;
     let total_subproblems = plan.subproblems.len();
     let finished = AtomicUsize::new(0);
@@ -53,7 +95,10 @@ pub fn count_plan_with_progress(plan: &Plan, progress: Progress<'_>) -> Result<T
         .par_iter()
         .with_max_len(1)
         .map(|s| {
-            let counted = count_one(n, s);
+            let counted = match kernel {
+                Kernel::Scalar => count_scalar(n, s),
+                Kernel::Lanes => crate::lanes::count(n, s),
+            };
             progress(
                 finished.fetch_add(1, Ordering::Relaxed) + 1,
                 total_subproblems,
@@ -80,8 +125,8 @@ pub fn count_plan_with_progress(plan: &Plan, progress: Progress<'_>) -> Result<T
     })
 }
 
-/// One subproblem's weighted count and orbit classes.
-fn count_one(n: usize, subproblem: &Subproblem) -> (u128, Classes) {
+/// One subproblem's weighted count and orbit classes, by the scalar kernels.
+pub(crate) fn count_scalar(n: usize, subproblem: &Subproblem) -> (u128, Classes) {
     let state = subproblem.state;
     let row = state.rows_placed();
     let mut classes = Classes::default();

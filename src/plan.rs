@@ -137,6 +137,41 @@ impl Plan {
     }
 }
 
+/// Splits `subproblem` further, into the placements of its rows down to
+/// `depth` under the same rules its branch follows (a subproblem already that
+/// deep is passed on as it is). Their counts add up to the subproblem's.
+pub fn refine(n: usize, subproblem: &Subproblem, depth: usize, out: &mut Vec<Subproblem>) {
+    let state = subproblem.state;
+    match subproblem.kind {
+        Kind::Weighted(weight) => split(
+            full_mask(n),
+            state,
+            full_mask(n),
+            depth,
+            weight,
+            &mut |state, weight| {
+                out.push(Subproblem {
+                    state,
+                    kind: Kind::Weighted(weight),
+                })
+            },
+        ),
+        Kind::Orbit(Branch::Corner { bound1 }) => {
+            split_corner(n, usize::from(bound1), state, depth, out)
+        }
+        Kind::Orbit(Branch::Side {
+            bound1,
+            row,
+            placed,
+        }) => {
+            let bound1 = usize::from(bound1);
+            let side = Side::new(n, bound1);
+            split_side(&side, bound1, usize::from(row), state, placed, depth, out);
+        }
+        Kind::Single => out.push(*subproblem),
+    }
+}
+
 /// The full-symmetry subproblems: the corner branches (two rows placed), then
 /// the side branches, each split down to `depth` rows under its row rules.
 fn split_full(n: usize, depth: usize, out: &mut Vec<Subproblem>) {
@@ -162,7 +197,7 @@ fn split_full(n: usize, depth: usize, out: &mut Vec<Subproblem>) {
 
 fn split_corner(n: usize, bound1: usize, state: State, depth: usize, out: &mut Vec<Subproblem>) {
     let row = state.rows_placed();
-    if row == depth {
+    if row >= depth {
         let bound1 = bound1 as u8;
         out.push(Subproblem {
             state,
@@ -220,7 +255,7 @@ fn split(
     weight: u64,
     cut: &mut impl FnMut(State, u64),
 ) {
-    if state.rows_placed() == depth {
+    if state.rows_placed() >= depth {
         cut(state, weight);
         return;
     }

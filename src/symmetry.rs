@@ -215,6 +215,11 @@ impl Side {
         (state, board)
     }
 
+    /// The columns the last row may take (before attacks).
+    pub fn last_row_mask(&self) -> u32 {
+        self.allowed[self.last % MAX_N]
+    }
+
     /// The row that must take the last column if no row above has.
     fn completes_right(&self) -> usize {
         self.fixed - 1
@@ -391,7 +396,7 @@ impl Side {
     /// Adds a complete board (turned) to its class, if it is its orbit's
     /// canonical one.
     #[inline(always)]
-    fn classify_into(&self, board: &[u32; MAX_N], classes: &mut Classes) {
+    pub(crate) fn classify_into(&self, board: &[u32; MAX_N], classes: &mut Classes) {
         let (last, bound1) = (self.last, self.bound1);
         // Most boards can equal none of their rotations: the first row of
         // each rotation (in Takaken's orientation) differs from theirs. Those

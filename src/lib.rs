@@ -57,6 +57,7 @@ pub mod sweep;
 pub mod symmetry;
 
 pub use board::Solution;
+pub use parallel::Kernel;
 pub use plan::Plan;
 pub use solutions::Solutions;
 pub use symmetry::Classes;
@@ -171,6 +172,12 @@ pub enum Error {
         /// The board size.
         n: usize,
     },
+    /// The kernel asked for needs CPU features this machine lacks.
+    #[error("the {kernel} kernel needs AVX-512 F and CD, which this CPU lacks")]
+    KernelUnavailable {
+        /// The kernel asked for.
+        kernel: Kernel,
+    },
 }
 
 /// How to count.
@@ -184,6 +191,9 @@ pub struct Options {
     /// The parallel engine's split depth, or `None` for the automatic choice
     /// ([`Plan::auto`]); the serial algorithms ignore it.
     pub depth: Option<usize>,
+    /// The parallel engine's kernel, or `None` for the fastest this machine
+    /// runs ([`Kernel::fastest`]); the serial algorithms ignore it.
+    pub kernel: Option<Kernel>,
 }
 
 /// The result of a count: the total and how it was obtained.
@@ -202,6 +212,9 @@ pub struct Count {
     /// Rows placed in each subproblem (0 for the serial algorithms: the whole
     /// tree is one subproblem).
     pub depth: usize,
+    /// The kernel that counted the subproblems (`None` for the serial
+    /// algorithms).
+    pub kernel: Option<Kernel>,
     /// How many independent subproblems were counted.
     pub subproblems: usize,
     /// Solutions distinct up to rotation and reflection (A002562), when the
@@ -238,19 +251,23 @@ pub fn count_with_progress(
 ) -> Result<Count, Error> {
     check_board_size(n)?;
     let start = Instant::now();
-    let serial = |total: u64| (total, None, Symmetry::None, 1, 0, 1);
-    let (total, classes, symmetry, threads, depth, subproblems) = match options.algorithm {
+    let serial = |total: u64| (total, None, Symmetry::None, 1, 0, None, 1);
+    let (total, classes, symmetry, threads, depth, kernel, subproblems) = match options.algorithm {
         Algorithm::Set => serial(reference::set_based::count(n)),
         Algorithm::Board => serial(reference::board_scan::count(n)),
         Algorithm::Bitmask => serial(bitmask::count_recursive(n)),
         Algorithm::BitmaskIter => serial(bitmask::count_iterative(n)),
         Algorithm::Parallel => {
+            let kernel = options.kernel.unwrap_or_else(Kernel::fastest);
+            if !kernel.available() {
+                return Err(Error::KernelUnavailable { kernel });
+            }
             let threads = rayon::current_num_threads();
             let plan = match options.depth {
                 Some(depth) => Plan::new(n, depth, options.symmetry)?,
                 None => Plan::auto(n, options.symmetry, threads)?,
             };
-            let tally = parallel::count_plan_with_progress(&plan, progress)?;
+            let tally = parallel::count_plan_with(&plan, kernel, progress)?;
             let subproblems = plan.subproblems.len();
             let (total, classes) = (tally.total, tally.classes);
             (
@@ -259,6 +276,7 @@ pub fn count_with_progress(
                 plan.symmetry,
                 threads,
                 plan.depth,
+                Some(kernel),
                 subproblems,
             )
         }
@@ -277,6 +295,7 @@ pub fn count_with_progress(
         symmetry,
         threads,
         depth,
+        kernel,
         subproblems,
         unique: classes.map(|c| c.unique()),
         classes,

@@ -11,7 +11,7 @@ use anyhow::Context;
 use clap::{Parser, Subcommand, ValueEnum};
 use serde::Serialize;
 
-use nqueens::{oeis, Algorithm, Count, Options, Symmetry, MAX_N};
+use nqueens::{oeis, Algorithm, Count, Kernel, Options, Symmetry, MAX_N};
 
 mod cli {
     pub mod bench;
@@ -63,6 +63,10 @@ struct CountArgs {
     /// [default: the smallest depth with 64 subproblems per thread].
     #[arg(long, value_name = "K", value_parser = parse_depth, allow_negative_numbers = true)]
     depth: Option<usize>,
+    /// Kernel of the parallel algorithm: scalar (any CPU) or lanes (AVX-512)
+    /// [default: the fastest this CPU runs].
+    #[arg(long, value_name = "KERNEL", value_enum)]
+    kernel: Option<Kernel>,
     /// Also report the unique solutions (A002562) and their symmetry classes
     /// (needs --symmetry full, the default).
     #[arg(long)]
@@ -178,9 +182,18 @@ fn count_options(args: &CountArgs) -> Result<Options, UsageError> {
         ("--threads <T>", args.threads.map(|t| t.to_string())),
         ("--depth <K>", args.depth.map(|k| k.to_string())),
         ("--symmetry <S>", args.symmetry.map(|s| s.to_string())),
+        ("--kernel <KERNEL>", args.kernel.map(|k| k.to_string())),
         ("--unique", args.unique.then(|| "true".to_string())),
     ];
     reject_parallel_only(args.algo, parallel_only)?;
+    if let Some(kernel) = args.kernel.filter(|k| !k.available()) {
+        return Err(UsageError {
+            value: kernel.to_string(),
+            flag: "--kernel <KERNEL>",
+            rule: "needs AVX-512 F and CD, which this CPU lacks; scalar runs on any CPU"
+                .to_string(),
+        });
+    }
     if let Some(symmetry) = args
         .symmetry
         .filter(|&s| args.unique && s != Symmetry::Full)
@@ -204,6 +217,7 @@ fn count_options(args: &CountArgs) -> Result<Options, UsageError> {
         algorithm: args.algo,
         symmetry: args.symmetry.unwrap_or_default(),
         depth: args.depth,
+        kernel: args.kernel,
     })
 }
 
@@ -325,6 +339,9 @@ fn write_report(out: &mut impl Write, report: &Report) -> io::Result<()> {
     writeln!(out, "  symmetry     {}", c.symmetry)?;
     writeln!(out, "  threads      {}", c.threads)?;
     writeln!(out, "  split depth  {}", c.depth)?;
+    if let Some(kernel) = c.kernel {
+        writeln!(out, "  kernel       {kernel}")?;
+    }
     writeln!(out, "  subproblems  {}", c.subproblems)?;
     writeln!(out, "  elapsed      {:.3} s", c.elapsed_s)?;
     write_check(out, "A000170", report.oeis_total, report.matches_oeis)?;
@@ -386,6 +403,7 @@ fn verify(args: VerifyArgs) -> anyhow::Result<()> {
         algorithm: args.algo,
         symmetry: Symmetry::Full,
         depth: None,
+        kernel: None,
     };
     let mut out = io::stdout().lock();
     writeln!(out, "algorithm: {}", args.algo)?;

@@ -36,18 +36,35 @@ pub struct Tally {
 /// subproblem finishes, from whichever worker thread finished it.
 pub type Progress<'a> = &'a (dyn Fn(usize, usize) + Sync);
 
-/// Which kernels count each subproblem.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// Which kernels count each subproblem: the scalar ones
+/// ([`count_subtree`] and the symmetry branches' searches) or the
+/// [lanes](crate::lanes).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, clap::ValueEnum, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
 pub enum Kernel {
-    /// The scalar kernels, one subtree at a time ([`count_subtree`] and the
-    /// symmetry branches' searches): any machine.
+    /// The scalar kernels, one subtree at a time: any CPU.
     Scalar,
-    /// Sixteen subtrees at once in SIMD lanes ([`lanes`](crate::lanes)):
-    /// needs AVX-512 F and CD.
+    /// Sixteen subtrees at once in SIMD lanes: needs AVX-512 F and CD.
     Lanes,
 }
 
 impl Kernel {
+    /// The name used on the command line and in results.
+    pub fn name(self) -> &'static str {
+        match self {
+            Kernel::Scalar => "scalar",
+            Kernel::Lanes => "lanes",
+        }
+    }
+
+    /// Whether this machine runs the kernel.
+    pub fn available(self) -> bool {
+        match self {
+            Kernel::Scalar => true,
+            Kernel::Lanes => crate::lanes::available(),
+        }
+    }
+
     /// The fastest kernel this machine runs.
     pub fn fastest() -> Kernel {
         if crate::lanes::available() {
@@ -55,6 +72,12 @@ impl Kernel {
         } else {
             Kernel::Scalar
         }
+    }
+}
+
+impl std::fmt::Display for Kernel {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
     }
 }
 

@@ -109,7 +109,31 @@ fn count_json_of_a_serial_algorithm_reports_one_thread_and_no_split() {
     assert_eq!(json["algorithm"], "bitmask-iter");
     assert_eq!(json["threads"], 1);
     assert_eq!(json["depth"], 0);
+    assert_eq!(json["kernel"], serde_json::Value::Null);
     assert_eq!(json["subproblems"], 1);
+}
+
+#[test]
+fn count_reports_its_kernel_and_takes_the_one_asked_for() {
+    let output = nqueens()
+        .args(["count", "10", "--json", "--kernel", "scalar"])
+        .output()
+        .unwrap();
+    let json: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(json["total"], 724);
+    assert_eq!(json["kernel"], "scalar");
+    let fastest = nqueens().args(["count", "10", "--json"]).output().unwrap();
+    let json: serde_json::Value = serde_json::from_slice(&fastest.stdout).unwrap();
+    let expected = if nqueens::lanes::available() {
+        "lanes"
+    } else {
+        "scalar"
+    };
+    assert_eq!(json["kernel"], expected);
+    assert_eq!(json["total"], 724);
+    if !nqueens::lanes::available() {
+        rejects(&["count", "10", "--kernel", "lanes"], "--kernel", "AVX-512");
+    }
 }
 
 #[test]
@@ -168,6 +192,11 @@ fn parallel_only_flags_are_rejected_with_a_serial_algorithm() {
         "--symmetry",
         "applies only to --algo parallel",
     );
+    rejects(
+        &["count", "8", "--algo", "set", "--kernel", "scalar"],
+        "--kernel",
+        "applies only to --algo parallel",
+    );
 }
 
 #[test]
@@ -176,6 +205,7 @@ fn unknown_algorithms_formats_and_symmetries_list_the_allowed_values() {
     rejects(&["verify", "--algo", "fast"], "--algo", "parallel");
     rejects(&["solve", "8", "--format", "svg"], "--format", "columns");
     rejects(&["count", "8", "--symmetry", "all"], "--symmetry", "mirror");
+    rejects(&["count", "8", "--kernel", "gpu"], "--kernel", "lanes");
 }
 
 #[test]

@@ -65,6 +65,7 @@ fn parallel_agrees_with_serial_bitmask_for_every_thread_count_depth_and_symmetry
                         algorithm: Algorithm::Parallel,
                         symmetry,
                         depth: Some(depth),
+                        kernel: None,
                     };
                     let result = pool.install(|| count(n, &options)).unwrap();
                     assert_eq!(

@@ -153,6 +153,7 @@ pub fn run(args: BenchArgs) -> anyhow::Result<()> {
             algorithm: point.algorithm,
             symmetry: args.symmetry,
             depth: point.depth_requested,
+            kernel: None,
         };
         let row = measure(&point, &options, pool, args.warmup, args.runs, &progress)?;
         rows.push(row);

@@ -15,6 +15,8 @@ pub struct Machine {
     pub git_revision: String,
     pub rustc: String,
     pub build_profile: String,
+    /// The kernel the parallel engine picks here (`lanes` needs AVX-512).
+    pub kernel: String,
     /// UTC, `YYYY-MM-DD`.
     pub date: String,
 }
@@ -30,6 +32,7 @@ impl Machine {
             git_revision: env!("NQUEENS_GIT_REVISION").to_string(),
             rustc: env!("NQUEENS_RUSTC_VERSION").to_string(),
             build_profile: build_profile(),
+            kernel: nqueens::Kernel::fastest().to_string(),
             date: utc_date(SystemTime::now()),
         }
     }
@@ -53,6 +56,7 @@ impl Machine {
             ("git revision", self.git_revision.as_str()),
             ("rustc", self.rustc.as_str()),
             ("build profile", self.build_profile.as_str()),
+            ("parallel kernel", self.kernel.as_str()),
             ("date (UTC)", self.date.as_str()),
         ];
         let mut out = String::from("| | |\n|---|---|\n");

@@ -10,8 +10,11 @@ core      `count 16 --threads 1 --symmetry mirror` against the C yardstick
 symmetry  `count 16` and `count 17` on one thread (full symmetry, the
           default) against refcount.c, target <= 0.40; `count 17` on 2 threads
           against 1, target >= 1.9; `count 16 --unique` against `count 16`,
-          target <= 1.10; `count 16` under each symmetry mode against
-          refcount.c.
+          target <= 1.10; `count 16` under each symmetry mode, and with the
+          scalar kernel, against refcount.c.
+
+Every run uses the kernel the binary picks (the lanes where the CPU has
+AVX-512) unless the comparison names `--kernel scalar`.
 
 Every comparison runs its two commands alternately (a first in odd pairs, b
 first in even ones) and reports the median of the per-pair ratios: this
@@ -61,6 +64,9 @@ def core(binary, refcount):
         ("count 16 --threads 1 --symmetry mirror / refcount 16", "<= 1.0",
          count(binary, 16, "--threads", "1", "--symmetry", "mirror"), ours(16),
          [refcount, "16"], theirs(16)),
+        ("count 16 --threads 1 --symmetry mirror --kernel scalar / refcount 16", "(reference)",
+         count(binary, 16, "--threads", "1", "--symmetry", "mirror", "--kernel", "scalar"),
+         ours(16), [refcount, "16"], theirs(16)),
         ("count 17 --threads 1 / count 17 --threads 2 (speedup)", ">= 1.9",
          count(binary, 17, "--threads", "1", "--symmetry", "mirror"), ours(17),
          count(binary, 17, "--threads", "2", "--symmetry", "mirror"), ours(17)),
@@ -90,6 +96,12 @@ def symmetry(binary, refcount):
         ("count 16 --threads 1 --symmetry none / refcount 16", "(reference)",
          count(binary, 16, "--threads", "1", "--symmetry", "none"), ours(16),
          [refcount, "16"], theirs(16)),
+        ("count 16 --threads 1 --kernel scalar / refcount 16", "(reference)",
+         count(binary, 16, "--threads", "1", "--kernel", "scalar"), ours(16),
+         [refcount, "16"], theirs(16)),
+        ("count 16 --threads 1 / count 16 --threads 1 --kernel scalar", "(reference)",
+         count(binary, 16, "--threads", "1"), ours(16),
+         count(binary, 16, "--threads", "1", "--kernel", "scalar"), ours(16)),
     ]
     return comparisons, []
 

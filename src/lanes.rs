@@ -16,9 +16,9 @@
 //! ever drops a bit), and the parent's remaining candidates are its free
 //! columns above the one just tried, under the same row rules.
 //!
-//! A batch is one subproblem of the plan, refined into a few hundred pieces
-//! a few rows deeper ([`refine`]): its pieces share one branch and one
-//! `bound1`, so the row rules (the corner branch's column-1 rule; the side
+//! A batch is a run of the plan's subproblems from one branch ([`batches`]),
+//! refined into a few hundred pieces a few rows deeper ([`refine`]): its
+//! pieces share one branch and one `bound1`, so the row rules (the corner branch's column-1 rule; the side
 //! branch's last-column rules, fixed column-0 queen and last-row edge mask,
 //! see [`symmetry`](crate::symmetry)) are constants of the batch, and the
 //! step is compiled once per branch with only its own rules. The last row is
@@ -41,8 +41,8 @@ use crate::symmetry::{Branch, Classes};
 /// most this many rows left above the last one.
 const HISTORY_ROWS: usize = 12;
 
-/// How many subproblems a batch wants to keep the lanes busy to the end.
-const SUBPROBLEMS_PER_BATCH: usize = 256;
+/// How many pieces a batch wants, to keep the lanes busy to the end.
+const PIECES_PER_BATCH: usize = 256;
 
 /// Whether this machine can run the lanes (AVX-512 F and CD).
 pub fn available() -> bool {
@@ -56,26 +56,60 @@ pub fn available() -> bool {
     }
 }
 
-/// Counts one subproblem in the lanes: returns `weight × count` for a
-/// weighted one, and the orbit classes for a full-symmetry one, exactly as
-/// the scalar kernels would.
+/// Cuts a plan's subproblems into the lanes' batches: runs of consecutive
+/// subproblems of one branch (one weight, one `bound1`), each short enough
+/// to leave every thread many batches to steal.
+pub fn batches(subproblems: &[Subproblem], threads: usize) -> Vec<&[Subproblem]> {
+    let longest = (subproblems.len() / (threads.max(1) * 16)).clamp(1, 64);
+    let mut out = Vec::new();
+    let mut rest = subproblems;
+    while let Some(first) = rest.first() {
+        let same = rest
+            .iter()
+            .take(longest)
+            .take_while(|s| family(s) == family(first))
+            .count();
+        let (batch, tail) = rest.split_at(same);
+        out.push(batch);
+        rest = tail;
+    }
+    out
+}
+
+/// What the lanes need to share within a batch: the branch, its `bound1`
+/// and the weight.
+fn family(subproblem: &Subproblem) -> (u8, u8, u64) {
+    match subproblem.kind {
+        Kind::Weighted(weight) => (0, 0, weight),
+        Kind::Orbit(Branch::Corner { bound1 }) => (1, bound1, 0),
+        Kind::Orbit(Branch::Side { bound1, .. }) => (2, bound1, 0),
+        Kind::Single => (3, 0, 0),
+    }
+}
+
+/// Counts subproblems of one family (see [`batches`]) in the lanes: returns
+/// `weight × count` for weighted ones, and the orbit classes for
+/// full-symmetry ones, exactly as the scalar kernels would.
 ///
 /// # Panics
 /// If [`available`] is false.
-pub fn count(n: usize, subproblem: &Subproblem) -> (u128, Classes) {
+pub fn count(n: usize, subproblems: &[Subproblem]) -> (u128, Classes) {
     assert!(available(), "the lanes need AVX-512 F and CD");
-    let row = row_of(subproblem);
+    debug_assert!(subproblems
+        .iter()
+        .all(|s| family(s) == family(&subproblems[0])));
+    let row = subproblems.iter().map(row_of).min().unwrap_or(n);
     // Deep enough for the history word, and split into enough pieces to fill
     // the lanes; pieces near the bottom are too small to be worth a lane.
     let mut depth = row.max(n.saturating_sub(HISTORY_ROWS + 1));
-    let mut batch = vec![*subproblem];
+    let mut batch = subproblems.to_vec();
     loop {
         let mut deeper = Vec::with_capacity(batch.len() * 8);
         for piece in &batch {
             refine(n, piece, depth, &mut deeper);
         }
         batch = deeper;
-        if batch.len() >= SUBPROBLEMS_PER_BATCH || depth + 6 >= n {
+        if batch.len() >= PIECES_PER_BATCH || depth + 10 >= n {
             break;
         }
         depth += 1;
@@ -428,7 +462,7 @@ mod avx512 {
         }
     }
 
-    /// Counts `pieces` (all from one subproblem; each with its next row at
+    /// Counts `pieces` (all of one family; each with its next row at
     /// most the second-to-last and at most [`super::HISTORY_ROWS`] rows above
     /// the last) in the lanes.
     #[target_feature(enable = "avx512f,avx512cd")]
@@ -462,7 +496,7 @@ mod avx512 {
                 second = settle::<BRANCH>(rules, pieces, second, other, &mut queue, &mut tally);
             }
         }
-        // Every piece comes from one subproblem: one weight, or one orbit size.
+        // Every piece is of one family: one weight, or one orbit size.
         let solved = first.solved + second.solved;
         match pieces[0].kind {
             Kind::Weighted(weight) => tally.weighted += u128::from(weight) * u128::from(solved),

@@ -1,15 +1,17 @@
 //! The parallel engine: a [plan](crate::plan) executed on the current rayon
 //! pool.
 //!
-//! Every subproblem is its own job (`with_max_len(1)`), because subtree sizes
+//! Every job is its own rayon task (`with_max_len(1)`), because subtree sizes
 //! vary by an order of magnitude and work stealing needs small pieces to even
 //! out the finish; the kernel below the split never touches rayon. Each job
 //! returns `weight × count`, summed in `u128` so that no sum can wrap before
 //! the final, checked conversion to `u64`.
 //!
-//! A subproblem is counted by the scalar kernels or, where the CPU has
-//! AVX-512, by the [lanes](crate::lanes), sixteen pieces of it at a time; both
-//! give the same counts ([`Kernel`]).
+//! With the scalar kernels a job is one subproblem. Where the CPU has
+//! AVX-512, the [lanes](crate::lanes) count sixteen pieces at a time, and a
+//! job is a short run of subproblems of one branch
+//! ([`batches`](crate::lanes::batches)), enough to fill them; both give the
+//! same counts ([`Kernel`]).
 //!
 //! The thread count is the pool's: run inside `ThreadPool::install` to choose it.
 //! A progress callback hears of every finished subproblem.
@@ -113,19 +115,26 @@ pub fn count_plan_with(
     let n = plan.n;
     let total_subproblems = plan.subproblems.len();
     let finished = AtomicUsize::new(0);
-    let (weighted, classes) = plan
-        .subproblems
+    // The lanes take several subproblems of one branch at a time, so that a
+    // deep plan's small subproblems still fill them; the scalar kernels one.
+    let jobs: Vec<&[Subproblem]> = match kernel {
+        Kernel::Scalar => plan.subproblems.chunks(1).collect(),
+        Kernel::Lanes => crate::lanes::batches(&plan.subproblems, rayon::current_num_threads()),
+    };
+    let (weighted, classes) = jobs
         .par_iter()
         .with_max_len(1)
-        .map(|s| {
+        .map(|&job| {
             let counted = match kernel {
-                Kernel::Scalar => count_scalar(n, s),
-                Kernel::Lanes => crate::lanes::count(n, s),
+                Kernel::Scalar => count_scalar(n, &job[0]),
+                Kernel::Lanes => crate::lanes::count(n, job),
             };
-            progress(
-                finished.fetch_add(1, Ordering::Relaxed) + 1,
-                total_subproblems,
-            );
+            for _ in job {
+                progress(
+                    finished.fetch_add(1, Ordering::Relaxed) + 1,
+                    total_subproblems,
+                );
+            }
             counted
         })
         .reduce(

@@ -28,8 +28,10 @@
 //! Every fast count is one pipeline: a [`plan`] cuts the search into weighted,
 //! independent subproblems (the partial placements of the first k rows, one
 //! per orbit of the board's symmetries, see [`symmetry`]); the [`parallel`]
-//! executor runs the [`bitmask`] kernel on each of them on the current rayon
-//! pool; the weighted counts are summed without overflow. The textbook
+//! executor runs a kernel on each of them on the current rayon pool (the
+//! scalar [`bitmask`] kernel and its symmetry branches, or, where the CPU has
+//! AVX-512, the [`lanes`], sixteen subtrees at once); the weighted counts are
+//! summed without overflow. The textbook
 //! solvers in [`reference`](mod@reference) sit beside it as test oracles and
 //! benchmark baselines.
 //!

@@ -58,9 +58,10 @@ pub fn available() -> bool {
 
 /// Cuts a plan's subproblems into the lanes' batches: runs of consecutive
 /// subproblems of one branch (one weight, one `bound1`), each short enough
-/// to leave every thread many batches to steal.
+/// to leave every thread about 64 batches to steal, as many as the plan
+/// leaves it subproblems (see [`SUBPROBLEMS_PER_THREAD`](crate::plan::SUBPROBLEMS_PER_THREAD)).
 pub fn batches(subproblems: &[Subproblem], threads: usize) -> Vec<&[Subproblem]> {
-    let longest = (subproblems.len() / (threads.max(1) * 16)).clamp(1, 64);
+    let longest = (subproblems.len() / (threads.max(1) * 64)).clamp(1, 64);
     let mut out = Vec::new();
     let mut rest = subproblems;
     while let Some(first) = rest.first() {

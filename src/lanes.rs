@@ -29,8 +29,8 @@
 //! worth a lane.
 //!
 //! On the 2-core development machine, one thread, n = 16 (paired runs, see
-//! `results/`): full symmetry 0.21× the time of the C yardstick (the scalar
-//! kernels: 0.33×), mirror symmetry 0.31× (scalar: 0.87×). It needs AVX-512
+//! `results/`): full symmetry 0.20× the time of the C yardstick (the scalar
+//! kernels: 0.35×), mirror symmetry 0.33× (scalar: 0.89×). It needs AVX-512
 //! F and CD, checked at run time; without them the engine runs the scalar
 //! kernels, which give the same counts (`tests/kernels.rs`).
 

@@ -25,19 +25,29 @@
 //!
 //! # How it is built
 //!
-//! Every fast count is one pipeline: a [`plan`] cuts the search into weighted,
-//! independent subproblems (the partial placements of the first k rows, one
-//! per orbit of the board's symmetries, see [`symmetry`]); the [`parallel`]
-//! executor runs a kernel on each of them on the current rayon pool (the
-//! scalar [`bitmask`] kernel and its symmetry branches, or, where the CPU has
-//! AVX-512, the [`lanes`], sixteen subtrees at once); the weighted counts are
-//! summed without overflow. The textbook
-//! solvers in [`reference`](mod@reference) sit beside it as test oracles and
-//! benchmark baselines.
+//! The crate is a few rooms, each importing only from the ones below it:
+//!
+//! - [`exec`]: how work items run: the rayon [pool](exec::pool) today (the
+//!   journal, shards and MPI next), over any engine.
+//! - [`engine`]: what a work item is and how to count one, behind the small
+//!   [`Engine`] trait (a fingerprint, a number of items with stable indices,
+//!   a cost per item, a count of a range of items). The
+//!   [backtracking engine](engine::backtrack) cuts the search into a
+//!   [plan] of weighted, independent subproblems
+//!   (the partial placements of the first k rows, one per orbit of the
+//!   board's [symmetries](engine::backtrack::symmetry)), grouped into
+//!   items, and counts them with a [kernel](engine::backtrack::kernel): the
+//!   scalar bitmask search or, where the CPU has AVX-512, the lanes, sixteen
+//!   subtrees at once.
+//! - [`reduce`]: the one [`Tally`] every item returns, summed without
+//!   overflow.
+//! - [`reference`](mod@reference): the textbook solvers, as test oracles
+//!   and benchmark baselines.
 //!
 //! The library never prints and never builds the global thread pool: the
 //! parallel engine uses the pool it is called from (wrap the call in
-//! `rayon::ThreadPool::install` to choose the thread count).
+//! `rayon::ThreadPool::install` to choose the thread count). The `nqueens`
+//! binary (its `cli` room) parses, prints, draws the progress and the plots.
 
 #![deny(missing_docs)]
 
@@ -46,23 +56,35 @@ use std::time::Instant;
 
 use serde::Serialize;
 
-pub mod bitmask;
 pub mod board;
-pub mod lanes;
+pub mod engine;
+pub mod exec;
 pub mod oeis;
-pub mod parallel;
-pub mod plan;
-pub mod plot;
+pub mod reduce;
 pub mod reference;
 mod solutions;
-pub mod sweep;
-pub mod symmetry;
 
 pub use board::Solution;
-pub use parallel::Kernel;
-pub use plan::Plan;
+pub use engine::backtrack::kernel::Kernel;
+pub use engine::backtrack::plan::Plan;
+pub use engine::{Engine, Fingerprint};
+pub use exec::{Phase, Progress};
+pub use reduce::{Classes, Tally};
 pub use solutions::Solutions;
-pub use symmetry::Classes;
+
+// The module paths of nqueens 0.1, kept for its callers.
+pub use engine::backtrack::kernel::lanes;
+pub use engine::backtrack::{plan, symmetry};
+
+/// The bitmask search: the kernel's state and the serial drivers (paths of
+/// nqueens 0.1; see [`engine::backtrack`] and [`reference::bitmask`]).
+pub mod bitmask {
+    pub use crate::engine::backtrack::kernel::scalar::{count_subtree, TAIL_ROWS};
+    pub use crate::engine::backtrack::state::{full_mask, State};
+    pub use crate::reference::bitmask::{count_iterative, count_recursive};
+}
+
+use engine::backtrack::Backtrack;
 
 /// The largest board every algorithm accepts: one bit per column in a `u32`.
 ///
@@ -174,6 +196,22 @@ pub enum Error {
         /// The board size.
         n: usize,
     },
+    /// The split depth asks for a plan larger than
+    /// [`MAX_PLAN_BYTES`](plan::MAX_PLAN_BYTES) allows.
+    #[error(
+        "the plan for n = {n} at depth {depth} would hold more than {max_subproblems} \
+         subproblems (1 GiB); the largest depth that fits is {largest}"
+    )]
+    PlanTooLarge {
+        /// The board size.
+        n: usize,
+        /// The depth asked for.
+        depth: usize,
+        /// The deepest split that fits.
+        largest: usize,
+        /// The most subproblems a plan may hold.
+        max_subproblems: usize,
+    },
     /// The kernel asked for needs CPU features this machine lacks.
     #[error("the {kernel} kernel needs AVX-512 F and CD, which this CPU lacks")]
     KernelUnavailable {
@@ -191,7 +229,8 @@ pub struct Options {
     /// whole tree and ignore it.
     pub symmetry: Symmetry,
     /// The parallel engine's split depth, or `None` for the automatic choice
-    /// ([`Plan::auto`]); the serial algorithms ignore it.
+    /// ([`Plan::auto`]); the serial algorithms ignore it. A depth whose plan
+    /// would take more than 1 GiB is refused ([`Error::PlanTooLarge`]).
     pub depth: Option<usize>,
     /// The parallel engine's kernel, or `None` for the fastest this machine
     /// runs ([`Kernel::fastest`]); the serial algorithms ignore it.
@@ -219,6 +258,9 @@ pub struct Count {
     pub kernel: Option<Kernel>,
     /// How many independent subproblems were counted.
     pub subproblems: usize,
+    /// How many work items they were grouped into (1 for the serial
+    /// algorithms).
+    pub items: usize,
     /// Solutions distinct up to rotation and reflection (A002562), when the
     /// count used full symmetry.
     pub unique: Option<u64>,
@@ -237,72 +279,84 @@ pub struct Count {
 /// parallel split depth outside `1..=n`; [`Error::Overflow`] if the count does
 /// not fit in a `u64`.
 pub fn count(n: usize, options: &Options) -> Result<Count, Error> {
-    count_with_progress(n, options, &|_, _| {})
+    count_with_progress(n, options, &|_| {})
 }
 
-/// [`count`], reporting progress: the parallel engine calls `progress` with
-/// (subproblems finished, subproblems in all) as each subproblem finishes,
-/// from its worker threads; the serial algorithms call it once, at the end.
+/// [`count`], reporting progress: the parallel engine calls `progress`
+/// with [`Phase::Planning`] before it plans, then with the work items
+/// finished as each finishes, from its worker threads; the serial
+/// algorithms call it once, at the end.
 ///
 /// # Errors
-/// As [`count`].
+/// As [`count`], and [`Error::PlanTooLarge`] for a split depth whose plan
+/// would not fit in memory; [`Error::KernelUnavailable`] for a kernel this
+/// CPU does not run.
 pub fn count_with_progress(
     n: usize,
     options: &Options,
-    progress: parallel::Progress<'_>,
+    progress: Progress<'_>,
 ) -> Result<Count, Error> {
     check_board_size(n)?;
     let start = Instant::now();
-    let serial = |total: u64| (total, None, Symmetry::None, 1, 0, None, 1);
-    let (total, classes, symmetry, threads, depth, kernel, subproblems) = match options.algorithm {
+    let serial = |total: u64| Count {
+        n,
+        total,
+        algorithm: options.algorithm,
+        symmetry: Symmetry::None,
+        threads: 1,
+        depth: 0,
+        kernel: None,
+        subproblems: 1,
+        items: 1,
+        unique: None,
+        classes: None,
+        elapsed_s: 0.0,
+    };
+    let mut result = match options.algorithm {
         Algorithm::Set => serial(reference::set_based::count(n)),
         Algorithm::Board => serial(reference::board_scan::count(n)),
-        Algorithm::Bitmask => serial(bitmask::count_recursive(n)),
-        Algorithm::BitmaskIter => serial(bitmask::count_iterative(n)),
+        Algorithm::Bitmask => serial(reference::bitmask::count_recursive(n)),
+        Algorithm::BitmaskIter => serial(reference::bitmask::count_iterative(n)),
         Algorithm::Parallel => {
             let kernel = options.kernel.unwrap_or_else(Kernel::fastest);
             if !kernel.available() {
                 return Err(Error::KernelUnavailable { kernel });
             }
             let threads = rayon::current_num_threads();
+            progress(Phase::Planning);
             let plan = match options.depth {
                 Some(depth) => Plan::new(n, depth, options.symmetry)?,
                 None => Plan::auto(n, options.symmetry, threads)?,
             };
-            let tally = parallel::count_plan_with(&plan, kernel, progress)?;
-            let subproblems = plan.subproblems.len();
-            let (total, classes) = (tally.total, tally.classes);
-            (
-                total,
-                classes,
-                plan.symmetry,
+            let engine = Backtrack::new(plan, kernel)?;
+            let tally = exec::pool::count(&engine, progress);
+            let plan = engine.plan();
+            let classes = (plan.symmetry == Symmetry::Full).then_some(tally.classes);
+            Count {
+                n,
+                total: tally.total_u64(n)?,
+                algorithm: options.algorithm,
+                symmetry: plan.symmetry,
                 threads,
-                plan.depth,
-                Some(kernel),
-                subproblems,
-            )
+                depth: plan.depth,
+                kernel: Some(kernel),
+                subproblems: plan.len(),
+                items: plan.items(),
+                unique: classes.map(|c| c.unique()),
+                classes,
+                elapsed_s: 0.0,
+            }
         }
     };
-    if subproblems == 1 && depth == 0 {
-        progress(1, 1); // a serial search is one piece
+    if options.algorithm != Algorithm::Parallel {
+        progress(Phase::Counting { done: 1, items: 1 }); // a serial search is one piece
     }
     // The serial counters saturate instead of wrapping.
-    if total == u64::MAX {
+    if result.total == u64::MAX {
         return Err(Error::Overflow { n });
     }
-    Ok(Count {
-        n,
-        total,
-        algorithm: options.algorithm,
-        symmetry,
-        threads,
-        depth,
-        kernel,
-        subproblems,
-        unique: classes.map(|c| c.unique()),
-        classes,
-        elapsed_s: start.elapsed().as_secs_f64(),
-    })
+    result.elapsed_s = start.elapsed().as_secs_f64();
+    Ok(result)
 }
 
 /// Every solution of the n×n board, streamed in lexicographic order of the

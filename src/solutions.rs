@@ -4,8 +4,8 @@
 //! memory stays at a few hundred bytes however many solutions there are, and
 //! each item is a `Copy` [`Solution`].
 
-use crate::bitmask::{full_mask, State};
 use crate::board::Solution;
+use crate::engine::backtrack::state::{full_mask, State};
 use crate::MAX_N;
 
 /// An iterator over the solutions of an n×n board; see [`crate::solutions`].

@@ -1,8 +1,8 @@
-//! Every algorithm against OEIS A000170, and the parallel engine against the
-//! serial kernel for every thread count and split depth.
+//! Every algorithm against OEIS A000170 and A002562, through the library's
+//! `count`; the engine's kernels one by one are in `engine.rs`.
 
 use nqueens::oeis::{known_total, known_unique};
-use nqueens::symmetry::classify_by_enumeration;
+use nqueens::reference::classify::classify_by_enumeration;
 use nqueens::{count, Algorithm, Options, Symmetry};
 
 fn total(n: usize, options: Options) -> u64 {
@@ -54,33 +54,6 @@ fn the_bitmask_algorithms_match_a000170_at_thirteen_and_fourteen() {
 }
 
 #[test]
-fn parallel_agrees_with_serial_bitmask_for_every_thread_count_depth_and_symmetry() {
-    for threads in 1..=4 {
-        let pool = pool(threads);
-        for n in 1..=11 {
-            let serial = total(n, with_algorithm(Algorithm::Bitmask));
-            for depth in 1..=n {
-                for symmetry in [Symmetry::None, Symmetry::Mirror, Symmetry::Full] {
-                    let options = Options {
-                        algorithm: Algorithm::Parallel,
-                        symmetry,
-                        depth: Some(depth),
-                        kernel: None,
-                    };
-                    let result = pool.install(|| count(n, &options)).unwrap();
-                    assert_eq!(
-                        result.total, serial,
-                        "n = {n} depth = {depth} threads = {threads} {symmetry}"
-                    );
-                    assert_eq!(result.threads, threads);
-                    assert_eq!(result.depth, depth);
-                }
-            }
-        }
-    }
-}
-
-#[test]
 fn results_describe_how_they_were_counted() {
     let serial = count(9, &with_algorithm(Algorithm::Set)).unwrap();
     assert_eq!(
@@ -88,14 +61,16 @@ fn results_describe_how_they_were_counted() {
             serial.symmetry,
             serial.threads,
             serial.depth,
-            serial.subproblems
+            serial.subproblems,
+            serial.items
         ),
-        (Symmetry::None, 1, 0, 1)
+        (Symmetry::None, 1, 0, 1, 1)
     );
     let parallel = pool(3).install(|| count(12, &Options::default())).unwrap();
     assert_eq!(parallel.symmetry, Symmetry::Full);
     assert_eq!(parallel.threads, 3);
-    assert!(parallel.subproblems >= 3 * nqueens::plan::SUBPROBLEMS_PER_THREAD);
+    assert!(parallel.items >= 3 * nqueens::plan::ITEMS_PER_THREAD);
+    assert!(parallel.subproblems >= parallel.items);
 }
 
 #[test]
@@ -188,22 +163,13 @@ fn only_full_symmetry_reports_unique_solutions() {
 }
 
 #[test]
-fn progress_hears_of_every_subproblem_once() {
+fn a_serial_count_is_one_work_item_reported_at_the_end() {
     let seen = std::sync::Mutex::new(Vec::new());
-    let record = |done: usize, all: usize| seen.lock().unwrap().push((done, all));
-    let result = pool(3)
-        .install(|| nqueens::count_with_progress(12, &Options::default(), &record))
-        .unwrap();
-    let mut seen = seen.into_inner().unwrap();
-    seen.sort_unstable();
-    let expected: Vec<(usize, usize)> = (1..=result.subproblems)
-        .map(|done| (done, result.subproblems))
-        .collect();
-    assert_eq!(seen, expected);
-
-    let serial = std::sync::Mutex::new(Vec::new());
-    let record = |done: usize, all: usize| serial.lock().unwrap().push((done, all));
+    let record = |phase| seen.lock().unwrap().push(phase);
     let options = with_algorithm(Algorithm::Bitmask);
     nqueens::count_with_progress(8, &options, &record).unwrap();
-    assert_eq!(serial.into_inner().unwrap(), vec![(1, 1)]);
+    assert_eq!(
+        seen.into_inner().unwrap(),
+        vec![nqueens::Phase::Counting { done: 1, items: 1 }]
+    );
 }

@@ -39,10 +39,9 @@ proptest! {
         // Summing weight × completions over the plan's subproblems, serially
         // and with the iterative search as the oracle, gives the total.
         let plan = Plan::new(n, depth, symmetry).unwrap();
-        prop_assert!(plan.subproblems.iter().all(|s| s.state.rows_placed() >= depth));
+        prop_assert!(plan.subproblems().all(|s| s.state.rows_placed() >= depth));
         let total: u64 = plan
-            .subproblems
-            .iter()
+            .subproblems()
             .map(|s| s.weight().unwrap() * nqueens::bitmask::count_subtree(n, s.state))
             .sum();
         prop_assert_eq!(total, nqueens::bitmask::count_iterative(n));

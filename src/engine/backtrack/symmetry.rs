@@ -16,7 +16,7 @@
 //!   column `bound1` in `2..=n-2`, and the diagonal reflection is cut by
 //!   keeping column 1 out of rows `2..bound1`. Once past row `bound1` there is
 //!   no constraint left, and the subtree goes to the plain
-//!   [kernel](crate::bitmask::count_subtree).
+//!   [kernel](super::kernel::scalar::count_subtree).
 //! - **Side**: no corner queen; the first row's queen stands `bound1` columns
 //!   from the corner, in the left half, and every other edge's queen at least
 //!   as far from both its corners: that prunes most non-canonical boards, and
@@ -37,75 +37,11 @@
 //! (fixed by the quarter turn), and 1 (the lone queen of the 1×1 board).
 //! No solution with n ≥ 2 is fixed by a reflection.
 
-use serde::Serialize;
-
-use crate::bitmask::{full_mask, State};
+use super::kernel::scalar::count_subtree;
+use super::plan::Placed;
+use super::state::{full_mask, State};
+use crate::reduce::Classes;
 use crate::MAX_N;
-
-/// Solutions counted once per orbit, split by orbit size.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
-pub struct Classes {
-    /// Orbits of 8 solutions: no symmetry.
-    pub orbit8: u64,
-    /// Orbits of 4: symmetric under the half turn only.
-    pub orbit4: u64,
-    /// Orbits of 2: symmetric under the quarter turn.
-    pub orbit2: u64,
-    /// Orbits of 1: the 1×1 board.
-    pub orbit1: u64,
-}
-
-impl Classes {
-    /// Solutions distinct up to rotation and reflection (A002562).
-    pub fn unique(&self) -> u64 {
-        // No larger than the total, which the engine has checked fits.
-        self.orbit8
-            .saturating_add(self.orbit4)
-            .saturating_add(self.orbit2)
-            .saturating_add(self.orbit1)
-    }
-
-    /// All solutions: each orbit counted with its size, in `u128`.
-    pub fn total(&self) -> u128 {
-        8 * u128::from(self.orbit8)
-            + 4 * u128::from(self.orbit4)
-            + 2 * u128::from(self.orbit2)
-            + u128::from(self.orbit1)
-    }
-
-    /// Adds another tally. Sums saturate rather than wrap: a saturated class
-    /// makes [`Classes::total`] exceed `u64::MAX`, which the engine reports
-    /// as an overflow.
-    pub fn add(&mut self, other: Classes) {
-        self.orbit8 = self.orbit8.saturating_add(other.orbit8);
-        self.orbit4 = self.orbit4.saturating_add(other.orbit4);
-        self.orbit2 = self.orbit2.saturating_add(other.orbit2);
-        self.orbit1 = self.orbit1.saturating_add(other.orbit1);
-    }
-}
-
-/// Where the first queens of a full-symmetry subproblem stand, and what that
-/// implies for the rows below.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Branch {
-    /// Row 0 in column 0, row 1 in column `bound1`.
-    Corner {
-        /// Row 1's column, in `2..=n-2`.
-        bound1: u8,
-    },
-    /// The side branch, searched a quarter turn round (see [`Side`]): the
-    /// queen of column 0 stands in row `n - 1 - bound1`, no corner queen.
-    Side {
-        /// The first queen's distance from the corner, in `1..` while
-        /// `bound1 < n - 1 - bound1`.
-        bound1: u8,
-        /// The next row to fill.
-        row: u8,
-        /// One bit per placed row, the column-0 queen's row included (bits
-        /// of rows not yet placed are 0): [`classify`] needs the board.
-        placed: [u32; MAX_N],
-    },
-}
 
 /// How many bottom rows of the side branch are unrolled into nested loops.
 pub const SIDE_TAIL_ROWS: usize = 11;
@@ -200,6 +136,17 @@ impl Side {
             allowed,
             unrolled_tail: (1..=8).contains(&bound1) && tail_top >= bound1.max(1),
         }
+    }
+
+    /// The board (one bit per row) of a subproblem whose rows above `row`
+    /// hold `placed`, with the column-0 queen in its row.
+    pub fn board(&self, placed: Placed, row: usize) -> [u32; MAX_N] {
+        let mut board = [0; MAX_N];
+        for (r, square) in board.iter_mut().enumerate().take(row) {
+            *square = 1 << placed.column(r);
+        }
+        board[self.fixed % MAX_N] = 1;
+        board
     }
 
     /// The state and board before any row is filled: the column-0 queen
@@ -439,7 +386,7 @@ pub fn corner_candidates(n: usize, bound1: usize, row: usize, state: State) -> u
 /// Counts the completions of a corner-branch placement of `row` rows.
 pub fn corner_search(n: usize, bound1: usize, row: usize, state: State) -> u64 {
     if row >= bound1 {
-        return crate::bitmask::count_subtree(n, state);
+        return count_subtree(n, state);
     }
     let mut candidates = corner_candidates(n, bound1, row, state);
     let mut count = 0;
@@ -538,53 +485,6 @@ fn compare_rows(board: &[u32], rotated: impl Fn(usize, u32) -> u32) -> Rotation 
     Rotation::Equal
 }
 
-/// Classifies every solution by listing it and its 8 images: quadratic in the
-/// number of solutions' size and slow, but obviously right. The oracle for the
-/// corner / side search, and the answer for boards too small for it.
-pub fn classify_by_enumeration(n: usize) -> Classes {
-    let mut classes = Classes::default();
-    for solution in crate::solutions::Solutions::new(n) {
-        let columns = solution.columns();
-        let images = images(columns);
-        if images.iter().all(|image| columns <= image.as_slice()) {
-            let mut distinct = images.clone();
-            distinct.sort();
-            distinct.dedup();
-            match distinct.len() {
-                8 => classes.orbit8 += 1,
-                4 => classes.orbit4 += 1,
-                2 => classes.orbit2 += 1,
-                1 => classes.orbit1 += 1,
-                other => unreachable!("an orbit of {other} under the dihedral group"),
-            }
-        }
-    }
-    classes
-}
-
-/// The 8 images of a placement under the symmetries of the square.
-fn images(columns: &[u8]) -> Vec<Vec<u8>> {
-    let n = columns.len();
-    // A quarter turn takes the queen at (r, c) to (c, n-1-r).
-    let rotate = |cols: &[u8]| {
-        let mut turned = vec![0u8; n];
-        for (r, &c) in cols.iter().enumerate() {
-            turned[usize::from(c)] = (n - 1 - r) as u8;
-        }
-        turned
-    };
-    let reflect = |cols: &[u8]| cols.iter().map(|&c| (n - 1) as u8 - c).collect::<Vec<u8>>();
-    let mut out = Vec::with_capacity(8);
-    let mut current = columns.to_vec();
-    for _ in 0..4 {
-        out.push(reflect(&current));
-        let next = rotate(&current);
-        out.push(current);
-        current = next;
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -621,22 +521,5 @@ mod tests {
         }
         // n = 12: bound1 1; 13: 1, 2; 14: 1, 2, 3.
         assert_eq!(compared, 6);
-    }
-
-    #[test]
-    fn turned_boards_are_classified_in_takakens_orientation() {
-        // Every class of a small board comes out of the turned side branch
-        // plus the corner branch exactly as the brute-force oracle says.
-        for n in 4..=9 {
-            let mut classes = Classes::default();
-            for bound1 in (1..).take_while(|&b| b + 1 + b < n) {
-                classes.add(side_classes(n, bound1, false));
-            }
-            for bound1 in 2..n - 1 {
-                let state = State::EMPTY.place(1).place(1 << bound1);
-                classes.orbit8 += corner_search(n, bound1, 2, state);
-            }
-            assert_eq!(classes, classify_by_enumeration(n), "n={n}");
-        }
     }
 }

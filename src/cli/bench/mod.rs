@@ -7,17 +7,24 @@
 //! and no half-written file.
 
 use std::collections::HashMap;
-use std::io::{IsTerminal, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant, SystemTime};
+use std::time::{Instant, SystemTime};
 
 use anyhow::{bail, Context};
-use indicatif::{ProgressBar, ProgressStyle};
-use nqueens::sweep::{self, Point, Row};
-use nqueens::{oeis, plot, Algorithm, Options, Symmetry, MAX_N};
+use indicatif::ProgressBar;
+use nqueens::plan::{Plan, MAX_SUBPROBLEMS};
+use nqueens::{oeis, Algorithm, Options, Symmetry, MAX_N};
 
-use super::machine::{self, Machine};
-use crate::{parse_in_range, thread_pool, UsageError, MAX_THREADS};
+use self::machine::Machine;
+use self::sweep::{Point, Row};
+use super::args::{parse_in_range, MAX_THREADS};
+use super::report::Verdict;
+use super::{progress, thread_pool, UsageError};
+
+pub mod machine;
+pub mod plot;
+pub mod sweep;
 
 #[derive(clap::Args)]
 pub struct BenchArgs {
@@ -131,6 +138,9 @@ pub fn run(args: BenchArgs) -> anyhow::Result<()> {
     }
     let mut algorithms = args.algo;
     algorithms.dedup();
+    if algorithms.contains(&Algorithm::Parallel) {
+        check_plans_fit(&ns, &depths, args.symmetry)?;
+    }
     let out = args.out.unwrap_or_else(|| {
         PathBuf::from("results").join(format!("{}-{}", machine.date, machine.host))
     });
@@ -138,7 +148,7 @@ pub fn run(args: BenchArgs) -> anyhow::Result<()> {
     let command = command_line();
 
     let points = sweep::grid(&algorithms, &ns, &threads, &depths);
-    let progress = progress_bar((points.len() * (args.warmup + args.runs)) as u64);
+    let progress = progress::runs_bar((points.len() * (args.warmup + args.runs)) as u64);
     let mut pools: HashMap<usize, rayon::ThreadPool> = HashMap::new();
     let mut rows: Vec<Row> = Vec::new();
     for point in points {
@@ -260,15 +270,34 @@ fn measure(
     })
 }
 
+/// Refuses, before anything runs, a depth whose plan would not fit in
+/// memory for one of the boards.
+fn check_plans_fit(ns: &[usize], depths: &[usize], symmetry: Symmetry) -> Result<(), UsageError> {
+    for &n in ns {
+        for &depth in depths {
+            if Plan::size(n, depth, symmetry, MAX_SUBPROBLEMS).is_none() {
+                return Err(UsageError {
+                    value: depth.to_string(),
+                    flag: "--depth <LIST>",
+                    rule: format!(
+                        "the plan for n = {n} at this depth would hold more than \
+                         {MAX_SUBPROBLEMS} subproblems (1 GiB); the largest depth that fits is {}",
+                        Plan::largest_depth(n, symmetry)
+                    ),
+                });
+            }
+        }
+    }
+    Ok(())
+}
+
 /// A count that differs from OEIS, or from the previous run, is an error.
 fn check(point: &Point, total: u64, previous: Option<u64>) -> anyhow::Result<()> {
-    if let Some(known) = oeis::known_total(point.n) {
-        if total != known {
-            bail!(
-                "{}: counted {total}, but A000170 lists {known}",
-                describe(point)
-            );
-        }
+    if let Verdict::Differs { known } = Verdict::of(total, oeis::known_total(point.n)) {
+        bail!(
+            "{}: counted {total}, but A000170 lists {known}",
+            describe(point)
+        );
     }
     if let Some(previous) = previous.filter(|&p| p != total) {
         bail!(
@@ -287,23 +316,6 @@ fn describe(point: &Point) -> String {
         "{} n = {}, {} thread(s){depth}",
         point.algorithm, point.n, point.threads
     )
-}
-
-/// A bar with an ETA on stderr, or nothing when stderr is not a terminal.
-fn progress_bar(runs: u64) -> ProgressBar {
-    if !std::io::stderr().is_terminal() {
-        return ProgressBar::hidden();
-    }
-    let bar = ProgressBar::new(runs);
-    bar.set_style(
-        ProgressStyle::with_template(
-            "{elapsed_precise} [{bar:30}] {pos}/{len} runs, ETA {eta}  {msg}",
-        )
-        .expect("a valid template")
-        .progress_chars("=> "),
-    );
-    bar.enable_steady_tick(Duration::from_millis(200));
-    bar
 }
 
 /// The command line as typed, for the record.

@@ -16,17 +16,19 @@
 //! ever drops a bit), and the parent's remaining candidates are its free
 //! columns above the one just tried, under the same row rules.
 //!
-//! A batch is a run of the plan's subproblems from one branch ([`batches`]),
-//! refined into a few hundred pieces a few rows deeper ([`refine`]): its
-//! pieces share one branch and one `bound1`, so the row rules (the corner branch's column-1 rule; the side
-//! branch's last-column rules, fixed column-0 queen and last-row edge mask,
-//! see [`symmetry`](crate::symmetry)) are constants of the batch, and the
-//! step is compiled once per branch with only its own rules. The last row is
-//! counted, not entered. A side-branch board that might equal one of its
-//! rotations (the quick test of [`Side`](crate::symmetry::Side)'s
-//! classification, done in the lanes) is rebuilt from the history and
-//! classified in scalar code, as are the pieces too close to the bottom to be
-//! worth a lane.
+//! A batch is one work item: a run of the plan's subproblems of one family
+//! (see [`plan`](crate::engine::backtrack::plan)), refined lazily into
+//! pieces a few rows deeper, which the lanes take a bounded buffer at a
+//! time. Its pieces share one branch and one `bound1`, so the row rules (the
+//! corner branch's column-1 rule; the side branch's last-column rules, fixed
+//! column-0 queen and last-row edge mask, see
+//! [`symmetry`](crate::engine::backtrack::symmetry)) are constants of the
+//! batch, and the step is compiled once per branch with only its own rules.
+//! The last row is counted, not entered. A side-branch board that might
+//! equal one of its rotations (the quick test of
+//! [`Side`](crate::engine::backtrack::symmetry::Side)'s classification, done
+//! in the lanes) is rebuilt from the history and classified in scalar code,
+//! as are the pieces too close to the bottom to be worth a lane.
 //!
 //! On the 2-core development machine, one thread, n = 16 (paired runs, see
 //! `results/`): full symmetry 0.20× the time of the C yardstick (the scalar
@@ -34,8 +36,11 @@
 //! F and CD, checked at run time; without them the engine runs the scalar
 //! kernels, which give the same counts (`tests/kernels.rs`).
 
-use crate::plan::{refine, Kind, Subproblem};
-use crate::symmetry::{Branch, Classes};
+use std::ops::ControlFlow;
+
+use super::count_scalar;
+use crate::engine::backtrack::plan::{refine, Subproblem};
+use crate::reduce::Tally;
 
 /// How many rows the history word holds: the lanes take subproblems with at
 /// most this many rows left above the last one.
@@ -43,6 +48,11 @@ const HISTORY_ROWS: usize = 12;
 
 /// How many pieces a batch wants, to keep the lanes busy to the end.
 const PIECES_PER_BATCH: usize = 256;
+
+/// How many pieces the lanes take at a time: refined pieces are counted
+/// whenever this many are waiting, so a batch's memory is bounded (a few
+/// hundred KiB) whatever the board.
+const BUFFER_PIECES: usize = 4096;
 
 /// Whether this machine can run the lanes (AVX-512 F and CD).
 pub fn available() -> bool {
@@ -56,91 +66,77 @@ pub fn available() -> bool {
     }
 }
 
-/// Cuts a plan's subproblems into the lanes' batches: runs of consecutive
-/// subproblems of one branch (one weight, one `bound1`), each short enough
-/// to leave every thread about 64 batches to steal, as many as the plan
-/// leaves it subproblems (see [`SUBPROBLEMS_PER_THREAD`](crate::plan::SUBPROBLEMS_PER_THREAD)).
-pub fn batches(subproblems: &[Subproblem], threads: usize) -> Vec<&[Subproblem]> {
-    let longest = (subproblems.len() / (threads.max(1) * 64)).clamp(1, 64);
-    let mut out = Vec::new();
-    let mut rest = subproblems;
-    while let Some(first) = rest.first() {
-        let same = rest
-            .iter()
-            .take(longest)
-            .take_while(|s| family(s) == family(first))
-            .count();
-        let (batch, tail) = rest.split_at(same);
-        out.push(batch);
-        rest = tail;
-    }
-    out
-}
-
-/// What the lanes need to share within a batch: the branch, its `bound1`
-/// and the weight.
-fn family(subproblem: &Subproblem) -> (u8, u8, u64) {
-    match subproblem.kind {
-        Kind::Weighted(weight) => (0, 0, weight),
-        Kind::Orbit(Branch::Corner { bound1 }) => (1, bound1, 0),
-        Kind::Orbit(Branch::Side { bound1, .. }) => (2, bound1, 0),
-        Kind::Single => (3, 0, 0),
-    }
-}
-
-/// Counts subproblems of one family (see [`batches`]) in the lanes: returns
-/// `weight × count` for weighted ones, and the orbit classes for
-/// full-symmetry ones, exactly as the scalar kernels would.
+/// Counts subproblems of one family (a work item) in the lanes, exactly as
+/// the scalar kernels would.
 ///
 /// # Panics
 /// If [`available`] is false.
-pub fn count(n: usize, subproblems: &[Subproblem]) -> (u128, Classes) {
+pub fn count(n: usize, subproblems: &[Subproblem]) -> Tally {
     assert!(available(), "the lanes need AVX-512 F and CD");
-    debug_assert!(subproblems
-        .iter()
-        .all(|s| family(s) == family(&subproblems[0])));
-    let row = subproblems.iter().map(row_of).min().unwrap_or(n);
-    // Deep enough for the history word, and split into enough pieces to fill
-    // the lanes; pieces near the bottom are too small to be worth a lane.
+    let Some(first) = subproblems.first() else {
+        return Tally::default();
+    };
+    debug_assert!(subproblems.iter().all(|s| s.family == first.family));
+    let depth = piece_depth(n, subproblems);
+    let mut tally = Tally::default();
+    let mut buffer: Vec<Subproblem> = Vec::with_capacity(BUFFER_PIECES);
+    for subproblem in subproblems {
+        let _ = refine(n, subproblem, depth, &mut |piece| {
+            // Pieces near the bottom are too small to be worth a lane.
+            if piece.row + 2 > n {
+                tally.add(count_scalar(n, &piece));
+            } else {
+                buffer.push(piece);
+                if buffer.len() == BUFFER_PIECES {
+                    tally.add(count_in_lanes(n, &buffer));
+                    buffer.clear();
+                }
+            }
+            ControlFlow::Continue(())
+        });
+    }
+    tally.add(count_in_lanes(n, &buffer));
+    tally
+}
+
+/// The depth the subproblems are refined to: deep enough for the history
+/// word, and deep enough for [`PIECES_PER_BATCH`] pieces if that leaves
+/// them 10 rows or more.
+fn piece_depth(n: usize, subproblems: &[Subproblem]) -> usize {
+    let row = subproblems.iter().map(|s| s.row).min().unwrap_or(n);
     let mut depth = row.max(n.saturating_sub(HISTORY_ROWS + 1));
-    let mut batch = subproblems.to_vec();
-    loop {
-        let mut deeper = Vec::with_capacity(batch.len() * 8);
-        for piece in &batch {
-            refine(n, piece, depth, &mut deeper);
-        }
-        batch = deeper;
-        if batch.len() >= PIECES_PER_BATCH || depth + 10 >= n {
-            break;
+    while depth + 10 < n {
+        let mut pieces = 0;
+        for subproblem in subproblems {
+            let counted = refine(n, subproblem, depth, &mut |_| {
+                pieces += 1;
+                if pieces >= PIECES_PER_BATCH {
+                    ControlFlow::Break(())
+                } else {
+                    ControlFlow::Continue(())
+                }
+            });
+            if counted.is_break() {
+                return depth;
+            }
         }
         depth += 1;
     }
-    let mut weighted = 0u128;
-    let mut classes = Classes::default();
-    let (lanes, scalar): (Vec<Subproblem>, Vec<Subproblem>) =
-        batch.into_iter().partition(|piece| row_of(piece) + 2 <= n);
-    for piece in &scalar {
-        let (w, c) = crate::parallel::count_scalar(n, piece);
-        weighted += w;
-        classes.add(c);
-    }
-    #[cfg(target_arch = "x86_64")]
-    {
-        // SAFETY: `available` checked the target features the kernel uses.
-        let (w, c) = unsafe { avx512::count_batch(n, &lanes) };
-        weighted += w;
-        classes.add(c);
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = lanes;
-    (weighted, classes)
+    depth
 }
 
-/// The next row a subproblem fills.
-fn row_of(subproblem: &Subproblem) -> usize {
-    match subproblem.kind {
-        Kind::Orbit(Branch::Side { row, .. }) => usize::from(row),
-        _ => subproblem.state.rows_placed(),
+/// Counts pieces of one family, each with at most [`HISTORY_ROWS`] rows
+/// left above the last and at least two rows left, in the lanes.
+fn count_in_lanes(n: usize, pieces: &[Subproblem]) -> Tally {
+    #[cfg(target_arch = "x86_64")]
+    {
+        // SAFETY: `count` checked the target features the kernel uses.
+        unsafe { avx512::count_batch(n, pieces) }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        let _ = (n, pieces);
+        unreachable!("the lanes run only on x86_64")
     }
 }
 
@@ -148,11 +144,10 @@ fn row_of(subproblem: &Subproblem) -> usize {
 mod avx512 {
     use std::arch::x86_64::*;
 
-    use super::row_of;
-    use crate::bitmask::full_mask;
-    use crate::plan::{Kind, Subproblem};
-    use crate::symmetry::{Branch, Classes, Side};
-    use crate::MAX_N;
+    use crate::engine::backtrack::plan::{Family, Subproblem};
+    use crate::engine::backtrack::state::full_mask;
+    use crate::engine::backtrack::symmetry::Side;
+    use crate::reduce::{Classes, Tally};
 
     const LANES: usize = 8;
 
@@ -211,13 +206,13 @@ mod avx512 {
 
     impl Rules {
         #[target_feature(enable = "avx512f")]
-        fn new(n: usize, kind: Kind) -> Rules {
+        fn new(n: usize, family: Family) -> Rules {
             let last = n - 1;
             let full = u64::from(full_mask(n));
             let broadcast = |value: usize| _mm512_set1_epi64(value as i64);
-            let (col1_until, bound1) = match kind {
-                Kind::Orbit(Branch::Corner { bound1 }) => (usize::from(bound1), 0),
-                Kind::Orbit(Branch::Side { bound1, .. }) => (0, usize::from(bound1)),
+            let (col1_until, bound1) = match family {
+                Family::Corner { bound1 } => (usize::from(bound1), 0),
+                Family::Side { bound1 } => (0, usize::from(bound1)),
                 _ => (0, 0),
             };
             let side = (bound1 > 0).then(|| Side::new(n, bound1));
@@ -323,18 +318,22 @@ mod avx512 {
                     continue;
                 };
                 live |= 1 << i;
-                let start = row_of(piece);
+                let start = piece.row;
                 cols[i] = u64::from(piece.state.cols);
                 diag_up[i] = u64::from(piece.state.diag_up);
                 diag_down[i] = u64::from(piece.state.diag_down) << 32;
                 row[i] = start as u64;
-                if let Kind::Orbit(Branch::Side { placed, .. }) = piece.kind {
-                    let bound1 = rules.bound1;
+                if let Family::Side { .. } = piece.family {
+                    // The quick test of the rows above the piece (see
+                    // `Side::classify_into`): row 0's queen in column
+                    // bound1, or row bound1's in the last column.
+                    let (bound1, placed) = (rules.bound1, piece.placed);
                     if bound1 >= start {
                         bound1_in_history |= 1 << i;
                     }
-                    let right = 1u32 << last;
-                    if placed[0] == 1 << bound1 || (bound1 < start && placed[bound1] == right) {
+                    let row0_suspect = start > 0 && placed.column(0) as usize == bound1;
+                    let bound1_suspect = bound1 < start && placed.column(bound1) as usize == last;
+                    if row0_suspect || bound1_suspect {
                         flagged |= 1 << i;
                     }
                 }
@@ -467,21 +466,21 @@ mod avx512 {
     /// most the second-to-last and at most [`super::HISTORY_ROWS`] rows above
     /// the last) in the lanes.
     #[target_feature(enable = "avx512f,avx512cd")]
-    pub fn count_batch(n: usize, pieces: &[Subproblem]) -> (u128, Classes) {
+    pub fn count_batch(n: usize, pieces: &[Subproblem]) -> Tally {
         let Some(first) = pieces.first() else {
-            return (0, Classes::default());
+            return Tally::default();
         };
-        let rules = Rules::new(n, first.kind);
-        match first.kind {
-            Kind::Orbit(Branch::Corner { .. }) => count_branch::<CORNER>(&rules, pieces),
-            Kind::Orbit(Branch::Side { .. }) => count_branch::<SIDE>(&rules, pieces),
+        let rules = Rules::new(n, first.family);
+        match first.family {
+            Family::Corner { .. } => count_branch::<CORNER>(&rules, pieces),
+            Family::Side { .. } => count_branch::<SIDE>(&rules, pieces),
             _ => count_branch::<PLAIN>(&rules, pieces),
         }
     }
 
     /// [`count_batch`] for one branch's pieces.
     #[target_feature(enable = "avx512f,avx512cd")]
-    fn count_branch<const BRANCH: u8>(rules: &Rules, pieces: &[Subproblem]) -> (u128, Classes) {
+    fn count_branch<const BRANCH: u8>(rules: &Rules, pieces: &[Subproblem]) -> Tally {
         let mut queue = 0..pieces.len();
         let mut tally = Tally::default();
         let mut first = Group::new::<BRANCH>(rules, pieces, std::array::from_fn(|_| queue.next()));
@@ -499,18 +498,11 @@ mod avx512 {
         }
         // Every piece is of one family: one weight, or one orbit size.
         let solved = first.solved + second.solved;
-        match pieces[0].kind {
-            Kind::Weighted(weight) => tally.weighted += u128::from(weight) * u128::from(solved),
+        match pieces[0].family {
+            Family::Weighted(weight) => tally.weighted += u128::from(weight) * u128::from(solved),
             _ => tally.classes.orbit8 = tally.classes.orbit8.saturating_add(solved),
         }
-        (tally.weighted, tally.classes)
-    }
-
-    /// What the finished pieces and classified boards add up to.
-    #[derive(Default)]
-    struct Tally {
-        weighted: u128,
-        classes: Classes,
+        tally
     }
 
     /// Classifies the boards of the step's rare lanes, adds up the finished
@@ -576,12 +568,8 @@ mod avx512 {
         let side = rules.side.expect("only side-branch lanes are classified");
         for i in (0..LANES).filter(|&i| events.rare >> i & 1 != 0) {
             let piece = &pieces[group.piece[i]];
-            let Kind::Orbit(Branch::Side { placed, .. }) = piece.kind else {
-                unreachable!("only side-branch lanes are classified");
-            };
-            let start = row_of(piece);
-            let mut board = [0u32; MAX_N];
-            board[..start].copy_from_slice(&placed[..start]);
+            let start = piece.row;
+            let mut board = side.board(piece.placed, start);
             for (row, square) in board.iter_mut().enumerate().take(last).skip(start) {
                 *square = 1 << ((history[i] >> (5 * (last - 1 - row))) & 31);
             }

@@ -8,7 +8,7 @@ use std::fmt::Write as _;
 
 use serde::Serialize;
 
-use crate::{Algorithm, Symmetry};
+use nqueens::{Algorithm, Symmetry};
 
 /// One configuration to measure.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]

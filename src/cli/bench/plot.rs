@@ -7,8 +7,9 @@
 
 use plotters::prelude::*;
 
-use crate::sweep::Row;
-use crate::Algorithm;
+use nqueens::Algorithm;
+
+use super::sweep::Row;
 
 /// One line of a chart: a legend label and its points.
 struct Series {
@@ -244,8 +245,8 @@ fn pad(lo: f64, hi: f64, scale: Scale) -> (f64, f64) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::sweep::{fill_speedups, Point};
-    use crate::Symmetry;
+    use crate::cli::bench::sweep::{fill_speedups, Point};
+    use nqueens::Symmetry;
 
     fn row(
         algorithm: Algorithm,

@@ -1,0 +1,136 @@
+//! The arguments of `count`, `solve` and `verify`, and the parsers that
+//! check each value with a message naming its range.
+
+use nqueens::{Algorithm, Kernel, Symmetry, MAX_N};
+
+use super::UsageError;
+
+/// The most threads `--threads` accepts.
+pub const MAX_THREADS: usize = 1024;
+
+#[derive(clap::Args)]
+pub struct CountArgs {
+    /// Board size, 1..=32.
+    #[arg(value_parser = parse_n, allow_negative_numbers = true)]
+    pub n: usize,
+    /// Counting algorithm.
+    #[arg(long, value_name = "A", value_enum, default_value_t)]
+    pub algo: Algorithm,
+    /// Symmetry used by the parallel algorithm [default: full].
+    #[arg(long, value_name = "S", value_enum)]
+    pub symmetry: Option<Symmetry>,
+    /// Worker threads for the parallel algorithm [default: all logical cores].
+    #[arg(long, value_name = "T", value_parser = parse_threads, allow_negative_numbers = true)]
+    pub threads: Option<usize>,
+    /// Rows placed in each subproblem of the parallel algorithm, 1..=N, as
+    /// long as the plan fits in 1 GiB [default: the smallest depth with 64
+    /// subproblems per thread].
+    #[arg(long, value_name = "K", value_parser = parse_depth, allow_negative_numbers = true)]
+    pub depth: Option<usize>,
+    /// Kernel of the parallel algorithm: scalar (any CPU) or lanes (AVX-512)
+    /// [default: the fastest this CPU runs].
+    #[arg(long, value_name = "KERNEL", value_enum)]
+    pub kernel: Option<Kernel>,
+    /// Also report the unique solutions (A002562) and their symmetry classes
+    /// (needs --symmetry full, the default).
+    #[arg(long)]
+    pub unique: bool,
+    /// Print one JSON object instead of text.
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(clap::Args)]
+pub struct SolveArgs {
+    /// Board size, 1..=32.
+    #[arg(value_parser = parse_n, allow_negative_numbers = true)]
+    pub n: usize,
+    /// Stop after this many solutions.
+    #[arg(long, value_name = "M", value_parser = parse_positive_u64, allow_negative_numbers = true)]
+    pub limit: Option<u64>,
+    /// board: rows of '.' and 'Q', a blank line between boards; columns: the
+    /// queen's column in each row, space-separated, one solution per line;
+    /// json: one JSON array of columns per line.
+    #[arg(long, value_name = "F", value_enum, default_value_t = Format::Board)]
+    pub format: Format,
+}
+
+#[derive(Clone, Copy, clap::ValueEnum)]
+pub enum Format {
+    Board,
+    Columns,
+    Json,
+}
+
+#[derive(clap::Args)]
+pub struct VerifyArgs {
+    /// Largest board size to count.
+    #[arg(long, value_name = "N", value_parser = parse_n, default_value = "14", allow_negative_numbers = true)]
+    pub max: usize,
+    /// Counting algorithm.
+    #[arg(long, value_name = "A", value_enum, default_value_t)]
+    pub algo: Algorithm,
+    /// Worker threads for the parallel algorithm [default: all logical cores].
+    #[arg(long, value_name = "T", value_parser = parse_threads, allow_negative_numbers = true)]
+    pub threads: Option<usize>,
+    /// Also check the unique solutions against OEIS A002562.
+    #[arg(long)]
+    pub unique: bool,
+}
+
+/// Rejects the first flag given (a `Some` value) that only the parallel
+/// algorithm uses, when another algorithm is chosen: better than ignoring it.
+pub fn reject_parallel_only<const N: usize>(
+    algorithm: Algorithm,
+    flags: [(&'static str, Option<String>); N],
+) -> Result<(), UsageError> {
+    if algorithm == Algorithm::Parallel {
+        return Ok(());
+    }
+    match flags
+        .into_iter()
+        .find_map(|(flag, value)| value.map(|v| (flag, v)))
+    {
+        Some((flag, value)) => Err(UsageError {
+            value,
+            flag,
+            rule: format!("applies only to --algo parallel, not {algorithm}"),
+        }),
+        None => Ok(()),
+    }
+}
+
+pub fn parse_n(s: &str) -> Result<usize, String> {
+    parse_in_range(s, 1, MAX_N as u64).map(|v| v as usize)
+}
+
+pub fn parse_threads(s: &str) -> Result<usize, String> {
+    parse_in_range(s, 1, MAX_THREADS as u64).map(|v| v as usize)
+}
+
+/// Any count of rows; `count` checks it against the board size.
+fn parse_depth(s: &str) -> Result<usize, String> {
+    s.trim()
+        .parse::<usize>()
+        .map_err(|_| "must be an integer in 1..=N, the board size".to_string())
+}
+
+fn parse_positive_u64(s: &str) -> Result<u64, String> {
+    parse_in_range(s, 1, u64::MAX)
+}
+
+/// An integer in `min..=max`, with a message naming the range otherwise.
+pub fn parse_in_range(s: &str, min: u64, max: u64) -> Result<u64, String> {
+    let rule = || {
+        if max == u64::MAX {
+            format!("must be an integer, at least {min}")
+        } else {
+            format!("must be an integer in {min}..={max}")
+        }
+    };
+    s.trim()
+        .parse::<u64>()
+        .ok()
+        .filter(|v| (min..=max).contains(v))
+        .ok_or_else(rule)
+}

@@ -1,0 +1,97 @@
+//! `nqueens count N`: one count, reported as text or JSON.
+
+use std::io::{self, Write};
+
+use nqueens::{Error, Options, Symmetry};
+
+use super::args::{reject_parallel_only, CountArgs};
+use super::report::{write_report, Report};
+use super::{progress, thread_pool, UsageError};
+
+pub fn run(args: CountArgs) -> anyhow::Result<()> {
+    let options = options(&args)?;
+    let pool = thread_pool(args.threads)?;
+    let bar = progress::CountBar::new();
+    let result = pool.install(|| nqueens::count_with_progress(args.n, &options, &|p| bar.show(p)));
+    bar.finish();
+    let count = result.map_err(usage_error)?;
+    let report = Report::new(count, args.unique);
+    let mut out = io::stdout().lock();
+    if args.json {
+        serde_json::to_writer(&mut out, &report)?;
+        writeln!(out)?;
+    } else {
+        write_report(&mut out, &report)?;
+    }
+    out.flush()?;
+    Ok(())
+}
+
+/// Turns the flags into library options, rejecting the ones that do not
+/// apply before anything runs.
+fn options(args: &CountArgs) -> Result<Options, UsageError> {
+    let parallel_only = [
+        ("--threads <T>", args.threads.map(|t| t.to_string())),
+        ("--depth <K>", args.depth.map(|k| k.to_string())),
+        ("--symmetry <S>", args.symmetry.map(|s| s.to_string())),
+        ("--kernel <KERNEL>", args.kernel.map(|k| k.to_string())),
+        ("--unique", args.unique.then(|| "true".to_string())),
+    ];
+    reject_parallel_only(args.algo, parallel_only)?;
+    if let Some(kernel) = args.kernel.filter(|k| !k.available()) {
+        return Err(UsageError {
+            value: kernel.to_string(),
+            flag: "--kernel <KERNEL>",
+            rule: "needs AVX-512 F and CD, which this CPU lacks; scalar runs on any CPU"
+                .to_string(),
+        });
+    }
+    if let Some(symmetry) = args
+        .symmetry
+        .filter(|&s| args.unique && s != Symmetry::Full)
+    {
+        return Err(UsageError {
+            value: symmetry.to_string(),
+            flag: "--symmetry <S>",
+            rule: "must be full with --unique".to_string(),
+        });
+    }
+    if let Some(depth) = args.depth {
+        if !(1..=args.n).contains(&depth) {
+            return Err(UsageError {
+                value: depth.to_string(),
+                flag: "--depth <K>",
+                rule: format!("must be in 1..={n} for n = {n}", n = args.n),
+            });
+        }
+    }
+    Ok(Options {
+        algorithm: args.algo,
+        symmetry: args.symmetry.unwrap_or_default(),
+        depth: args.depth,
+        kernel: args.kernel,
+    })
+}
+
+/// A plan too large for memory is the `--depth` flag's fault (the automatic
+/// depth always fits): a usage error naming the largest depth that fits.
+/// Other errors pass through.
+fn usage_error(err: Error) -> anyhow::Error {
+    match err {
+        Error::PlanTooLarge {
+            n,
+            depth,
+            largest,
+            max_subproblems,
+        } => UsageError {
+            value: depth.to_string(),
+            flag: "--depth <K>",
+            rule: format!(
+                "the plan for n = {n} at this depth would hold more than {max_subproblems} \
+                 subproblems (1 GiB); the largest depth that fits is {largest}"
+            ),
+        }
+        .into(),
+        _ => err.into(),
+    }
+}

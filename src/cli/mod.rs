@@ -1,0 +1,39 @@
+//! The command line: one module per subcommand, the text and JSON reports,
+//! progress on stderr, and the benchmark sweeps. Everything that prints
+//! lives here; the library only counts.
+
+pub mod args;
+pub mod bench;
+pub mod count;
+pub mod progress;
+pub mod report;
+pub mod solve;
+pub mod verify;
+
+use anyhow::Context;
+
+/// A mistake in the command line: printed once, exit status 2.
+#[derive(Debug, thiserror::Error)]
+#[error("invalid value '{value}' for '{flag}': {rule}")]
+pub struct UsageError {
+    /// The value given.
+    pub value: String,
+    /// The flag, as `--help` shows it (`--depth <K>`).
+    pub flag: &'static str,
+    /// What the flag accepts.
+    pub rule: String,
+}
+
+/// A count that did not match OEIS: exit status 1.
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub struct Mismatch(pub String);
+
+/// A rayon pool of `threads` workers (all logical cores by default).
+pub fn thread_pool(threads: Option<usize>) -> anyhow::Result<rayon::ThreadPool> {
+    let threads = threads.unwrap_or_else(num_cpus::get);
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .with_context(|| format!("could not start {threads} worker threads"))
+}

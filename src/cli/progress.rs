@@ -1,0 +1,82 @@
+//! Progress on stderr: drawn only when stderr is a terminal, and only after
+//! a second, so that short counts stay quiet.
+
+use std::io::{self, IsTerminal};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use nqueens::Phase;
+
+/// A count's progress: a spinner while it plans, then the work items done
+/// with an ETA.
+pub struct CountBar {
+    bar: ProgressBar,
+    counting: AtomicBool,
+}
+
+impl CountBar {
+    pub fn new() -> CountBar {
+        let bar = if io::stderr().is_terminal() {
+            ProgressBar::with_draw_target(None, ProgressDrawTarget::hidden())
+        } else {
+            ProgressBar::hidden()
+        };
+        bar.set_style(style("{elapsed_precise} {spinner} planning the split…"));
+        if io::stderr().is_terminal() {
+            let shown = bar.clone();
+            std::thread::spawn(move || {
+                std::thread::sleep(Duration::from_secs(1));
+                if !shown.is_finished() {
+                    shown.set_draw_target(ProgressDrawTarget::stderr());
+                    shown.enable_steady_tick(Duration::from_millis(250));
+                }
+            });
+        }
+        CountBar {
+            bar,
+            counting: AtomicBool::new(false),
+        }
+    }
+
+    /// Shows a phase (called from any worker thread).
+    pub fn show(&self, phase: Phase) {
+        match phase {
+            Phase::Planning => {}
+            Phase::Counting { done, items } => {
+                if !self.counting.swap(true, Ordering::Relaxed) {
+                    self.bar.set_style(style(
+                        "{elapsed_precise} [{bar:30}] {pos}/{len} work items, ETA {eta}",
+                    ));
+                    self.bar.set_length(items as u64);
+                }
+                self.bar.set_position(done as u64);
+            }
+        }
+    }
+
+    /// Clears the bar, leaving the terminal line empty.
+    pub fn finish(&self) {
+        self.bar.finish_and_clear();
+    }
+}
+
+/// A bar of `runs` benchmark runs with an ETA and a message, or nothing when
+/// stderr is not a terminal.
+pub fn runs_bar(runs: u64) -> ProgressBar {
+    if !io::stderr().is_terminal() {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::new(runs);
+    bar.set_style(style(
+        "{elapsed_precise} [{bar:30}] {pos}/{len} runs, ETA {eta}  {msg}",
+    ));
+    bar.enable_steady_tick(Duration::from_millis(200));
+    bar
+}
+
+fn style(template: &str) -> ProgressStyle {
+    ProgressStyle::with_template(template)
+        .expect("a valid template")
+        .progress_chars("=> ")
+}

@@ -1,0 +1,188 @@
+//! What `count` and `verify` print, and the one comparison with OEIS behind
+//! their verdicts (and `bench`'s).
+
+use std::io::{self, Write};
+
+use nqueens::{oeis, Count};
+use serde::Serialize;
+
+/// A computed value against the one OEIS lists.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    /// OEIS lists the same value.
+    Matches,
+    /// OEIS lists another value: the count is wrong (exit status 1).
+    Differs {
+        /// The value OEIS lists.
+        known: u64,
+    },
+    /// OEIS lists no value for this n.
+    Unknown,
+}
+
+impl Verdict {
+    /// Compares `computed` with `known`, the OEIS value if there is one.
+    pub fn of(computed: u64, known: Option<u64>) -> Verdict {
+        match known {
+            Some(known) if known == computed => Verdict::Matches,
+            Some(known) => Verdict::Differs { known },
+            None => Verdict::Unknown,
+        }
+    }
+
+    /// Whether the count may be wrong.
+    pub fn is_mismatch(self) -> bool {
+        matches!(self, Verdict::Differs { .. })
+    }
+
+    /// `Some(true)` or `Some(false)` where OEIS lists a value.
+    pub fn matches(self) -> Option<bool> {
+        match self {
+            Verdict::Matches => Some(true),
+            Verdict::Differs { .. } => Some(false),
+            Verdict::Unknown => None,
+        }
+    }
+}
+
+/// What `count` prints: the library's result and its checks against OEIS.
+#[derive(Serialize)]
+pub struct Report {
+    #[serde(flatten)]
+    count: Count,
+    /// The A000170 value, where OEIS lists one.
+    oeis_total: Option<u64>,
+    /// Whether `total` equals it (null where OEIS lists no value).
+    matches_oeis: Option<bool>,
+    /// The A002562 value, where OEIS lists one and the count found `unique`.
+    oeis_unique: Option<u64>,
+    /// Whether `unique` equals it.
+    matches_oeis_unique: Option<bool>,
+    /// Whether the text report shows the unique count.
+    #[serde(skip)]
+    show_unique: bool,
+}
+
+impl Report {
+    pub fn new(count: Count, show_unique: bool) -> Report {
+        let oeis_total = oeis::known_total(count.n);
+        let oeis_unique = count.unique.and(oeis::known_unique(count.n));
+        Report {
+            matches_oeis: Verdict::of(count.total, oeis_total).matches(),
+            oeis_total,
+            matches_oeis_unique: count
+                .unique
+                .and_then(|u| Verdict::of(u, oeis_unique).matches()),
+            oeis_unique,
+            count,
+            show_unique,
+        }
+    }
+}
+
+pub fn write_report(out: &mut impl Write, report: &Report) -> io::Result<()> {
+    let c = &report.count;
+    let noun = if c.total == 1 {
+        "solution"
+    } else {
+        "solutions"
+    };
+    writeln!(out, "{} {noun} for n = {}", c.total, c.n)?;
+    if let (true, Some(unique), Some(classes)) = (report.show_unique, c.unique, c.classes) {
+        writeln!(out, "{unique} unique up to rotation and reflection")?;
+        let rows = [
+            (8, classes.orbit8, "no symmetry"),
+            (4, classes.orbit4, "half-turn symmetric"),
+            (2, classes.orbit2, "quarter-turn symmetric"),
+        ];
+        for (size, orbits, what) in rows {
+            writeln!(out, "  orbits of {size}  {orbits:>12}   ({what})")?;
+        }
+        if classes.orbit1 > 0 {
+            writeln!(
+                out,
+                "  orbits of 1  {:>12}   (the 1x1 board)",
+                classes.orbit1
+            )?;
+        }
+    }
+    writeln!(out, "  algorithm    {}", c.algorithm)?;
+    writeln!(out, "  symmetry     {}", c.symmetry)?;
+    writeln!(out, "  threads      {}", c.threads)?;
+    writeln!(out, "  split depth  {}", c.depth)?;
+    if let Some(kernel) = c.kernel {
+        writeln!(out, "  kernel       {kernel}")?;
+    }
+    writeln!(out, "  subproblems  {}", c.subproblems)?;
+    writeln!(out, "  work items   {}", c.items)?;
+    writeln!(out, "  elapsed      {:.3} s", c.elapsed_s)?;
+    write_check(out, "A000170", Verdict::of(c.total, report.oeis_total))?;
+    if report.show_unique {
+        if let Some(unique) = c.unique {
+            write_check(out, "A002562", Verdict::of(unique, report.oeis_unique))?;
+        }
+    }
+    Ok(())
+}
+
+fn write_check(out: &mut impl Write, sequence: &str, verdict: Verdict) -> io::Result<()> {
+    match verdict {
+        Verdict::Matches => writeln!(out, "  {sequence}      matches"),
+        Verdict::Differs { known } => {
+            writeln!(out, "  {sequence}      MISMATCH: OEIS lists {known}")
+        }
+        Verdict::Unknown => writeln!(out, "  {sequence}      no known value"),
+    }
+}
+
+/// Writes `computed`, the known value and whether they agree, as columns of
+/// a `verify` row; returns the verdict.
+pub fn write_verified(
+    out: &mut impl Write,
+    width: usize,
+    computed: u64,
+    known: Option<u64>,
+) -> io::Result<Verdict> {
+    let known_text = known.map_or("-".to_string(), |k| k.to_string());
+    let verdict = Verdict::of(computed, known);
+    let word = match verdict {
+        Verdict::Matches => "ok",
+        Verdict::Differs { .. } => "FAIL",
+        Verdict::Unknown => "-",
+    };
+    write!(out, "  {computed:>width$}  {known_text:>width$}  {word:>4}")?;
+    Ok(verdict)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_count_matches_only_the_value_oeis_lists() {
+        assert_eq!(Verdict::of(92, Some(92)), Verdict::Matches);
+        assert_eq!(Verdict::of(93, Some(92)), Verdict::Differs { known: 92 });
+        assert_eq!(Verdict::of(0, Some(92)), Verdict::Differs { known: 92 });
+        assert_eq!(Verdict::of(92, None), Verdict::Unknown);
+        assert!(Verdict::of(93, Some(92)).is_mismatch());
+        assert!(!Verdict::of(92, Some(92)).is_mismatch());
+        assert!(!Verdict::of(92, None).is_mismatch());
+        assert_eq!(Verdict::of(92, Some(92)).matches(), Some(true));
+        assert_eq!(Verdict::of(91, Some(92)).matches(), Some(false));
+        assert_eq!(Verdict::of(91, None).matches(), None);
+    }
+
+    #[test]
+    fn verify_rows_say_ok_fail_or_unknown() {
+        let mut row = Vec::new();
+        let verdict = write_verified(&mut row, 5, 93, Some(92)).unwrap();
+        assert_eq!(verdict, Verdict::Differs { known: 92 });
+        assert_eq!(String::from_utf8(row).unwrap(), "     93     92  FAIL");
+        let mut row = Vec::new();
+        assert_eq!(
+            write_verified(&mut row, 3, 92, None).unwrap(),
+            Verdict::Unknown
+        );
+        assert_eq!(String::from_utf8(row).unwrap(), "   92    -     -");
+    }
+}

@@ -1,0 +1,68 @@
+//! `nqueens verify`: every board from 1 to N counted and checked against
+//! OEIS, as a table.
+
+use std::io::{self, Write};
+
+use nqueens::{oeis, Options, Symmetry};
+
+use super::args::{reject_parallel_only, VerifyArgs};
+use super::report::write_verified;
+use super::{thread_pool, Mismatch};
+
+pub fn run(args: VerifyArgs) -> anyhow::Result<()> {
+    let parallel_only = [
+        ("--threads <T>", args.threads.map(|t| t.to_string())),
+        ("--unique", args.unique.then(|| "true".to_string())),
+    ];
+    reject_parallel_only(args.algo, parallel_only)?;
+    let pool = thread_pool(args.threads)?;
+    let options = Options {
+        algorithm: args.algo,
+        symmetry: Symmetry::Full,
+        depth: None,
+        kernel: None,
+    };
+    let mut out = io::stdout().lock();
+    writeln!(out, "algorithm: {}", args.algo)?;
+    write!(
+        out,
+        "{:>3}  {:>20}  {:>20}  {:>4}",
+        "n", "total", "A000170", "ok"
+    )?;
+    if args.unique {
+        write!(out, "  {:>18}  {:>18}  {:>4}", "unique", "A002562", "ok")?;
+    }
+    writeln!(out, "  {:>10}", "time (s)")?;
+    let mut mismatches = Vec::new();
+    for n in 1..=args.max {
+        let result = pool.install(|| nqueens::count(n, &options))?;
+        write!(out, "{n:>3}")?;
+        let mut wrong =
+            write_verified(&mut out, 20, result.total, oeis::known_total(n))?.is_mismatch();
+        if args.unique {
+            let unique = result
+                .unique
+                .expect("full symmetry counts unique solutions");
+            wrong |= write_verified(&mut out, 18, unique, oeis::known_unique(n))?.is_mismatch();
+        }
+        writeln!(out, "  {:>10.3}", result.elapsed_s)?;
+        out.flush()?;
+        if wrong {
+            mismatches.push(n);
+        }
+    }
+    let sequences = if args.unique {
+        "A000170 and A002562"
+    } else {
+        "A000170"
+    };
+    if mismatches.is_empty() {
+        writeln!(out, "all counts for n = 1..={} match {sequences}", args.max)?;
+        Ok(())
+    } else {
+        Err(Mismatch(format!(
+            "counts differ from {sequences} for n = {mismatches:?}"
+        ))
+        .into())
+    }
+}

@@ -1,0 +1,100 @@
+//! The kernels that count a subproblem's subtree: [`scalar`] (one subtree
+//! at a time, any CPU) and [`lanes`] (sixteen at once, AVX-512). Both give
+//! the same counts for every subproblem of every plan; the engine runs the
+//! one it is given, by default [`Kernel::fastest`].
+
+pub mod lanes;
+pub mod scalar;
+
+use super::plan::{Family, Subproblem};
+use super::symmetry::{corner_search, Side};
+use crate::reduce::{Classes, Tally};
+
+/// The environment variable that turns the lanes off where the default
+/// kernel is chosen ([`Kernel::fastest`]): set to anything but `0`, the
+/// default is [`Kernel::Scalar`]. For testing the scalar path on machines
+/// with AVX-512; a kernel asked for by name is not affected.
+pub const NO_LANES_VAR: &str = "NQUEENS_NO_LANES";
+
+/// Which kernels count each subproblem.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, clap::ValueEnum, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Kernel {
+    /// The scalar kernels, one subtree at a time: any CPU.
+    Scalar,
+    /// Sixteen subtrees at once in SIMD lanes: needs AVX-512 F and CD.
+    Lanes,
+}
+
+impl Kernel {
+    /// Every kernel.
+    pub const ALL: [Kernel; 2] = [Kernel::Scalar, Kernel::Lanes];
+
+    /// The name used on the command line and in results.
+    pub fn name(self) -> &'static str {
+        match self {
+            Kernel::Scalar => "scalar",
+            Kernel::Lanes => "lanes",
+        }
+    }
+
+    /// Whether this machine runs the kernel.
+    pub fn available(self) -> bool {
+        match self {
+            Kernel::Scalar => true,
+            Kernel::Lanes => lanes::available(),
+        }
+    }
+
+    /// The fastest kernel this machine runs: the lanes where the CPU has
+    /// AVX-512 F and CD (unless [`NO_LANES_VAR`] is set), else scalar.
+    pub fn fastest() -> Kernel {
+        let lanes_off = std::env::var_os(NO_LANES_VAR).is_some_and(|v| v != "0");
+        if lanes::available() && !lanes_off {
+            Kernel::Lanes
+        } else {
+            Kernel::Scalar
+        }
+    }
+
+    /// The kernels this machine runs.
+    pub fn available_kernels() -> Vec<Kernel> {
+        Kernel::ALL.into_iter().filter(|k| k.available()).collect()
+    }
+}
+
+impl std::fmt::Display for Kernel {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// One subproblem's tally, by the scalar kernels.
+pub fn count_scalar(n: usize, subproblem: &Subproblem) -> Tally {
+    let Subproblem {
+        state,
+        family,
+        row,
+        placed,
+    } = *subproblem;
+    let mut classes = Classes::default();
+    match family {
+        Family::Weighted(weight) => {
+            let weighted = u128::from(weight) * u128::from(scalar::count_subtree(n, state));
+            return Tally { weighted, classes };
+        }
+        Family::Single => classes.orbit1 = scalar::count_subtree(n, state),
+        Family::Corner { bound1 } => {
+            classes.orbit8 = corner_search(n, usize::from(bound1), row, state)
+        }
+        Family::Side { bound1 } => {
+            let side = Side::new(n, usize::from(bound1));
+            let mut board = side.board(placed, row);
+            side.search(row, state, &mut board, &mut classes);
+        }
+    }
+    Tally {
+        weighted: 0,
+        classes,
+    }
+}

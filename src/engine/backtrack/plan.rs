@@ -1,0 +1,760 @@
+//! The plan: an n×n search cut at depth k into weighted, independent
+//! subproblems, grouped into work items.
+//!
+//! A subproblem is a partial placement of the first k rows; its subtree is
+//! counted by a [kernel](super::kernel) and weighted by its
+//! [`Family`]. Subproblems are numbered in the order a depth-first walk
+//! meets them, and that order depends on (n, depth, symmetry) alone: shards,
+//! checkpoints and batches can name them.
+//!
+//! A **work item** is a run of at most [`Plan::run`] consecutive subproblems
+//! of one family, so that the lanes can take it as one batch with the row
+//! rules as constants. The run length depends on the plan's size alone
+//! (the size over [`MIN_ITEMS`], at most [`MAX_RUN`]): the same items for 1
+//! thread or 1024, and for either kernel. The automatic depth is the
+//! shallowest that gives every thread [`ITEMS_PER_THREAD`] items.
+//!
+//! With [`Symmetry::Mirror`] the first-row queen stays in the left half with
+//! weight 2, since reflecting a solution left to right maps it to one with the
+//! first queen in the right half. For odd n the middle column is its own
+//! mirror image; its second-row queen is cut the same way (left half, weight
+//! 2), so the middle branch is always split at least two rows deep.
+//!
+//! With [`Symmetry::Full`] the subproblems are the corner and side branches of
+//! [`symmetry`](super::symmetry), split further down to depth k under the same
+//! row rules the kernels apply; their completions are weighted by the size
+//! of their orbit. The corner branch always places two rows; the side
+//! branch's pre-placed queen fills a row of its own, which a cut never stops
+//! on.
+//!
+//! # Memory
+//!
+//! A stored subproblem takes 32 bytes (its three masks and its columns, five
+//! bits a row). The plan is sized before it is allocated: a walk counts the
+//! subproblems, stopping as soon as they pass [`MAX_SUBPROBLEMS`] (1 GiB),
+//! and a deeper plan is refused with [`Error::PlanTooLarge`], which names the
+//! largest depth that fits. The automatic depth always fits. Kernels that
+//! split a subproblem further ([`refine`]) walk it lazily, with no copy of
+//! the plan.
+
+use std::ops::{ControlFlow, Range};
+
+use super::state::{full_mask, State};
+use super::symmetry::{corner_candidates, Side};
+use crate::{Error, Symmetry};
+
+/// How many work items per thread the automatic split depth aims for.
+///
+/// Subtree sizes are uneven (by 10× and more at the same depth); tens of
+/// items per thread let work stealing even out the finish, while the
+/// per-item overhead stays far below a millisecond-sized item.
+pub const ITEMS_PER_THREAD: usize = 64;
+
+/// The most memory a plan may take: 1 GiB.
+pub const MAX_PLAN_BYTES: usize = 1 << 30;
+
+/// The most subproblems a plan may hold: [`MAX_PLAN_BYTES`] of 32-byte
+/// subproblems.
+pub const MAX_SUBPROBLEMS: usize = MAX_PLAN_BYTES / std::mem::size_of::<Stored>();
+
+/// A plan is cut into about this many work items, or more: its runs hold
+/// its size over `MIN_ITEMS` subproblems (at least one, at most
+/// [`MAX_RUN`]). Several subproblems to an item let the lanes refine them
+/// into one batch of shallow pieces, which keeps them busier than a batch
+/// per subproblem (3–4% at n = 16 on one thread).
+pub const MIN_ITEMS: usize = 64;
+
+/// The longest run of subproblems in one work item.
+pub const MAX_RUN: usize = 64;
+
+/// The columns of the queens placed so far, five bits a row, twenty bytes
+/// for the 32 rows of the largest board.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Placed([u32; 5]);
+
+impl Placed {
+    /// The placement with row `row`'s queen added at the one-bit column
+    /// `bit` (the row must be empty).
+    #[inline]
+    pub fn with(self, row: usize, bit: u32) -> Placed {
+        debug_assert_eq!(bit.count_ones(), 1);
+        debug_assert_eq!(self.column(row), 0);
+        let (word, shift) = (5 * row / 32, 5 * row % 32);
+        let value = u64::from(bit.trailing_zeros()) << shift;
+        let mut words = self.0;
+        words[word] |= value as u32;
+        if let Some(next) = words.get_mut(word + 1) {
+            *next |= (value >> 32) as u32;
+        }
+        Placed(words)
+    }
+
+    /// The column of row `row`'s queen (0 for a row not placed).
+    #[inline]
+    pub fn column(&self, row: usize) -> u32 {
+        let (word, shift) = (5 * row / 32, 5 * row % 32);
+        let low = u64::from(self.0[word]);
+        let high = u64::from(self.0.get(word + 1).copied().unwrap_or(0));
+        ((low | high << 32) >> shift) as u32 & 31
+    }
+}
+
+/// What the completions of a run of subproblems are worth; subproblems of
+/// one family share their row rules.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Family {
+    /// Each completion stands for this many solutions (symmetry none or
+    /// mirror).
+    Weighted(u64),
+    /// The corner branch: row 0 in column 0, row 1 in column `bound1`
+    /// (`2..=n-2`); completions are orbits of 8.
+    Corner {
+        /// Row 1's column.
+        bound1: u8,
+    },
+    /// The side branch, searched a quarter turn round (see
+    /// [`Side`]): the queen of column 0 stands in row
+    /// `n - 1 - bound1`; completions are classified by orbit.
+    Side {
+        /// The first queen's distance from the corner, in Takaken's
+        /// orientation.
+        bound1: u8,
+    },
+    /// The 1×1 board under full symmetry: its one solution is an orbit of 1.
+    Single,
+}
+
+/// One independent piece of the search.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Subproblem {
+    /// The attacks of the queens placed so far.
+    pub state: State,
+    /// How its completions are counted.
+    pub family: Family,
+    /// The next row to fill.
+    pub row: usize,
+    /// The queens placed so far (the side branch's classification needs the
+    /// board; the side branch's column-0 queen is not in it).
+    pub placed: Placed,
+}
+
+impl Subproblem {
+    /// The subproblem's weight if it is [`Family::Weighted`].
+    pub fn weight(&self) -> Option<u64> {
+        match self.family {
+            Family::Weighted(weight) => Some(weight),
+            _ => None,
+        }
+    }
+}
+
+/// A subproblem as the plan stores it: 32 bytes. Its family is its
+/// segment's, its row follows from its masks.
+#[derive(Clone, Copy, Debug)]
+struct Stored {
+    state: State,
+    placed: Placed,
+}
+
+/// A run of consecutive subproblems of one family.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Segment {
+    family: Family,
+    /// The index of its first subproblem.
+    first: usize,
+    /// The index of its first work item.
+    first_item: usize,
+}
+
+/// A search cut into subproblems, grouped into work items.
+#[derive(Clone, Debug)]
+pub struct Plan {
+    /// The board size.
+    pub n: usize,
+    /// The number of rows placed in each subproblem (the middle branch of an
+    /// odd board under mirror symmetry is placed at least two deep).
+    pub depth: usize,
+    /// The symmetry the weights account for.
+    pub symmetry: Symmetry,
+    stored: Vec<Stored>,
+    segments: Vec<Segment>,
+    run: usize,
+    items: usize,
+}
+
+impl Plan {
+    /// The plan for an n×n board cut at `depth` rows.
+    ///
+    /// # Errors
+    /// [`Error::BoardSize`] unless `1 <= n <= MAX_N`; [`Error::Depth`] unless
+    /// `1 <= depth <= n`; [`Error::PlanTooLarge`] if the plan would hold
+    /// more than [`MAX_SUBPROBLEMS`].
+    pub fn new(n: usize, depth: usize, symmetry: Symmetry) -> Result<Plan, Error> {
+        crate::check_board_size(n)?;
+        if !(1..=n).contains(&depth) {
+            return Err(Error::Depth { depth, n });
+        }
+        let Some(size) = Plan::size(n, depth, symmetry, MAX_SUBPROBLEMS) else {
+            return Err(Error::PlanTooLarge {
+                n,
+                depth,
+                largest: Plan::largest_depth(n, symmetry),
+                max_subproblems: MAX_SUBPROBLEMS,
+            });
+        };
+        Ok(Plan::build(n, depth, symmetry, size))
+    }
+
+    /// The plan at the automatic depth for `threads` threads: the smallest
+    /// depth with at least [`ITEMS_PER_THREAD`] work items per thread (or
+    /// depth n, for boards too small to have that many; or the deepest that
+    /// fits in memory, for a thread count too large for it).
+    ///
+    /// # Errors
+    /// [`Error::BoardSize`] unless `1 <= n <= MAX_N`.
+    pub fn auto(n: usize, symmetry: Symmetry, threads: usize) -> Result<Plan, Error> {
+        crate::check_board_size(n)?;
+        let wanted = ITEMS_PER_THREAD.saturating_mul(threads.max(1));
+        let mut depth = 1;
+        loop {
+            match Plan::shape(n, depth, symmetry, MAX_SUBPROBLEMS) {
+                Some((_, items)) if items < wanted && depth < n => depth += 1,
+                Some((size, _)) => return Ok(Plan::build(n, depth, symmetry, size)),
+                None => return Plan::new(n, depth - 1, symmetry),
+            }
+        }
+    }
+
+    /// How many subproblems the plan for (n, depth, symmetry) holds, or
+    /// `None` if more than `limit`; the walk stops as soon as it knows.
+    pub fn size(n: usize, depth: usize, symmetry: Symmetry, limit: usize) -> Option<usize> {
+        Plan::shape(n, depth, symmetry, limit).map(|(size, _)| size)
+    }
+
+    /// The subproblems and work items of the plan for (n, depth, symmetry),
+    /// or `None` if it has more than `limit` subproblems.
+    fn shape(n: usize, depth: usize, symmetry: Symmetry, limit: usize) -> Option<(usize, usize)> {
+        let mut segments: Vec<(Family, usize)> = Vec::new();
+        let mut size = 0usize;
+        let walked = walk(n, depth, symmetry, &mut |family, _, _| {
+            match segments.last_mut() {
+                Some((last, len)) if *last == family => *len += 1,
+                _ => segments.push((family, 1)),
+            }
+            size += 1;
+            if size > limit {
+                ControlFlow::Break(())
+            } else {
+                ControlFlow::Continue(())
+            }
+        });
+        let run = run_for(size);
+        let items = segments.iter().map(|&(_, len)| len.div_ceil(run)).sum();
+        walked.is_continue().then_some((size, items))
+    }
+
+    /// The deepest split whose plan fits in [`MAX_SUBPROBLEMS`].
+    pub fn largest_depth(n: usize, symmetry: Symmetry) -> usize {
+        (1..=n)
+            .take_while(|&depth| Plan::size(n, depth, symmetry, MAX_SUBPROBLEMS).is_some())
+            .last()
+            .unwrap_or(0)
+    }
+
+    /// Walks the plan a second time into storage sized for `size`
+    /// subproblems.
+    fn build(n: usize, depth: usize, symmetry: Symmetry, size: usize) -> Plan {
+        let mut stored = Vec::with_capacity(size);
+        let mut families: Vec<(Family, usize)> = Vec::new();
+        let _ = walk(n, depth, symmetry, &mut |family, state, placed| {
+            if families.last().map(|&(f, _)| f) != Some(family) {
+                families.push((family, stored.len()));
+            }
+            stored.push(Stored { state, placed });
+            ControlFlow::Continue(())
+        });
+        debug_assert_eq!(stored.len(), size);
+        let run = run_for(size);
+        let mut segments = Vec::with_capacity(families.len());
+        let mut items = 0;
+        for (i, &(family, first)) in families.iter().enumerate() {
+            let end = families.get(i + 1).map_or(size, |&(_, next)| next);
+            segments.push(Segment {
+                family,
+                first,
+                first_item: items,
+            });
+            items += (end - first).div_ceil(run);
+        }
+        Plan {
+            n,
+            depth,
+            symmetry,
+            stored,
+            segments,
+            run,
+            items,
+        }
+    }
+
+    /// The number of subproblems.
+    pub fn len(&self) -> usize {
+        self.stored.len()
+    }
+
+    /// Whether the plan has no subproblem (boards without a solution can
+    /// still have subproblems; only a plan of no rows would be empty).
+    pub fn is_empty(&self) -> bool {
+        self.stored.is_empty()
+    }
+
+    /// The subproblem with index `index`.
+    pub fn subproblem(&self, index: usize) -> Subproblem {
+        let segment = self.segments[self.segment_of(index)];
+        let Stored { state, placed } = self.stored[index];
+        let placed_rows = state.rows_placed();
+        let row = match segment.family {
+            // The column-0 queen is in the masks from the start, and a cut
+            // never stops on its row.
+            Family::Side { bound1 } => {
+                let fixed = self.n - 1 - usize::from(bound1);
+                if placed_rows - 1 < fixed {
+                    placed_rows - 1
+                } else {
+                    placed_rows
+                }
+            }
+            _ => placed_rows,
+        };
+        Subproblem {
+            state,
+            family: segment.family,
+            row,
+            placed,
+        }
+    }
+
+    /// Every subproblem, in index order.
+    pub fn subproblems(&self) -> impl Iterator<Item = Subproblem> + '_ {
+        (0..self.len()).map(|i| self.subproblem(i))
+    }
+
+    /// The most subproblems in one work item.
+    pub fn run(&self) -> usize {
+        self.run
+    }
+
+    /// The number of work items.
+    pub fn items(&self) -> usize {
+        self.items
+    }
+
+    /// The subproblems of work item `item`: consecutive, of one family.
+    pub fn item(&self, item: usize) -> Range<usize> {
+        assert!(item < self.items, "item {item} of {}", self.items);
+        let s = self.segments.partition_point(|seg| seg.first_item <= item) - 1;
+        let segment = self.segments[s];
+        let end = self
+            .segments
+            .get(s + 1)
+            .map_or(self.len(), |next| next.first);
+        let start = segment.first + (item - segment.first_item) * self.run;
+        start..(start + self.run).min(end)
+    }
+
+    /// A rough estimate of what work item `item` costs, in arbitrary units
+    /// (comparable within one plan): for each subproblem, one for the visit
+    /// plus its free squares on the next row times a branching factor of 3
+    /// for each row below.
+    pub fn item_cost(&self, item: usize) -> f64 {
+        let full = full_mask(self.n);
+        self.item(item)
+            .map(|i| {
+                let s = self.subproblem(i);
+                let rows_left = self.n.saturating_sub(s.row) as i32;
+                let free = f64::from(s.state.free(full).count_ones());
+                1.0 + free * 3f64.powi((rows_left - 1).max(0))
+            })
+            .sum()
+    }
+
+    /// The sum of the weights of weighted subproblems: how many solutions the
+    /// plan would stand for if every subtree had exactly one completion.
+    pub fn total_weight(&self) -> u64 {
+        self.subproblems().filter_map(|s| s.weight()).sum()
+    }
+
+    fn segment_of(&self, index: usize) -> usize {
+        self.segments.partition_point(|seg| seg.first <= index) - 1
+    }
+}
+
+/// The run length of the items of a plan of `size` subproblems.
+fn run_for(size: usize) -> usize {
+    (size / MIN_ITEMS).clamp(1, MAX_RUN)
+}
+
+/// Splits `subproblem` further, into the placements of its rows down to
+/// `depth` under the same rules its family follows (a subproblem already
+/// that deep is passed on as it is), handing each to `emit` in index order
+/// until it breaks. Their counts add up to the subproblem's.
+pub fn refine(
+    n: usize,
+    subproblem: &Subproblem,
+    depth: usize,
+    emit: &mut impl FnMut(Subproblem) -> ControlFlow<()>,
+) -> ControlFlow<()> {
+    let Subproblem {
+        state,
+        family,
+        row,
+        placed,
+    } = *subproblem;
+    let mut emit = |state, row, placed| {
+        emit(Subproblem {
+            state,
+            family,
+            row,
+            placed,
+        })
+    };
+    match family {
+        Family::Weighted(_) => split(&Plain::new(n), state, placed, row, depth, &mut emit),
+        Family::Corner { bound1 } => {
+            let corner = Corner {
+                n,
+                bound1: usize::from(bound1),
+            };
+            split(&corner, state, placed, row, depth, &mut emit)
+        }
+        Family::Side { bound1 } => {
+            let side = Side::new(n, usize::from(bound1));
+            split(&side, state, placed, row, depth, &mut emit)
+        }
+        Family::Single => emit(state, row, placed),
+    }
+}
+
+/// Walks the plan's subproblems in index order, handing each with its
+/// family to `emit` until it breaks.
+fn walk(
+    n: usize,
+    depth: usize,
+    symmetry: Symmetry,
+    emit: &mut impl FnMut(Family, State, Placed) -> ControlFlow<()>,
+) -> ControlFlow<()> {
+    let (plain, empty) = (Plain::new(n), Placed::default());
+    match symmetry {
+        Symmetry::None => split(&plain, State::EMPTY, empty, 0, depth, &mut |s, _, p| {
+            emit(Family::Weighted(1), s, p)
+        }),
+        Symmetry::Mirror => {
+            // The first queen placed keeps to the left half.
+            let mut twice = |s, _, p| emit(Family::Weighted(2), s, p);
+            let left = Plain {
+                first: (0, full_mask(n / 2)),
+                ..plain
+            };
+            split(&left, State::EMPTY, empty, 0, depth, &mut twice)?;
+            if n % 2 == 1 {
+                let bit = 1 << (n / 2);
+                let (middle, placed) = (State::EMPTY.place(bit), empty.with(0, bit));
+                if n == 1 {
+                    return emit(Family::Weighted(1), middle, placed);
+                }
+                let left = Plain {
+                    first: (1, full_mask(n / 2)),
+                    ..plain
+                };
+                split(&left, middle, placed, 1, depth.max(2), &mut twice)?;
+            }
+            ControlFlow::Continue(())
+        }
+        Symmetry::Full => walk_full(n, depth, emit),
+    }
+}
+
+/// The full-symmetry subproblems: the corner branches (two rows placed), then
+/// the side branches, each split down to `depth` rows under its row rules.
+fn walk_full(
+    n: usize,
+    depth: usize,
+    emit: &mut impl FnMut(Family, State, Placed) -> ControlFlow<()>,
+) -> ControlFlow<()> {
+    if n == 1 {
+        return emit(Family::Single, State::EMPTY.place(1), Placed::default());
+    }
+    for bound1 in 2..n.saturating_sub(1) {
+        let state = State::EMPTY.place(1).place(1 << bound1);
+        let placed = Placed::default().with(0, 1).with(1, 1 << bound1);
+        let family = Family::Corner {
+            bound1: bound1 as u8,
+        };
+        let corner = Corner { n, bound1 };
+        split(&corner, state, placed, 2, depth.max(2), &mut |s, _, p| {
+            emit(family, s, p)
+        })?;
+    }
+    let mut bound1 = 1;
+    while bound1 + 1 + bound1 < n {
+        let side = Side::new(n, bound1);
+        let (state, _) = side.start();
+        let family = Family::Side {
+            bound1: bound1 as u8,
+        };
+        split(&side, state, Placed::default(), 0, depth, &mut |s, _, p| {
+            emit(family, s, p)
+        })?;
+        bound1 += 1;
+    }
+    ControlFlow::Continue(())
+}
+
+/// The rules a branch's rows follow, as the plan splits it: which columns
+/// a row may take, and which row is stepped over (the side branch's
+/// pre-placed queen).
+trait RowRules {
+    /// The columns row `row` may take below `state`.
+    fn candidates(&self, row: usize, state: State) -> u32;
+
+    /// The row to fill next and its state, if `row` is filled already.
+    fn skip(&self, row: usize, state: State) -> (usize, State) {
+        (row, state)
+    }
+}
+
+/// No rule but the attacks, except that one row (the first the split
+/// fills, under mirror symmetry) may keep to some columns.
+#[derive(Clone, Copy)]
+struct Plain {
+    full: u32,
+    /// A row and the columns it may take.
+    first: (usize, u32),
+}
+
+impl Plain {
+    fn new(n: usize) -> Plain {
+        Plain {
+            full: full_mask(n),
+            first: (0, full_mask(n)),
+        }
+    }
+}
+
+impl RowRules for Plain {
+    fn candidates(&self, row: usize, state: State) -> u32 {
+        let (first_row, first_mask) = self.first;
+        let free = state.free(self.full);
+        if row == first_row {
+            free & first_mask
+        } else {
+            free
+        }
+    }
+}
+
+/// The corner branch's rule ([`corner_candidates`]).
+struct Corner {
+    n: usize,
+    bound1: usize,
+}
+
+impl RowRules for Corner {
+    fn candidates(&self, row: usize, state: State) -> u32 {
+        corner_candidates(self.n, self.bound1, row, state)
+    }
+}
+
+impl RowRules for Side {
+    fn candidates(&self, row: usize, state: State) -> u32 {
+        Side::candidates(self, row, state)
+    }
+
+    fn skip(&self, row: usize, state: State) -> (usize, State) {
+        self.skip_fixed(row, state)
+    }
+}
+
+/// Hands every placement of the rows from `row` down to `depth` below
+/// `state` under `rules` to `cut`, in index order, until it breaks (a
+/// stepped-over row counts as placed, so a cut may hold one row more).
+fn split(
+    rules: &impl RowRules,
+    state: State,
+    placed: Placed,
+    row: usize,
+    depth: usize,
+    cut: &mut dyn FnMut(State, usize, Placed) -> ControlFlow<()>,
+) -> ControlFlow<()> {
+    let (row, state) = rules.skip(row, state);
+    if row >= depth {
+        return cut(state, row, placed);
+    }
+    let mut candidates = rules.candidates(row, state);
+    while candidates != 0 {
+        let bit = candidates & candidates.wrapping_neg(); // the lowest candidate
+        candidates ^= bit;
+        let (child, columns) = (state.place(bit), placed.with(row, bit));
+        split(rules, child, columns, row + 1, depth, cut)?;
+    }
+    ControlFlow::Continue(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_stored_subproblem_takes_thirty_two_bytes() {
+        assert_eq!(std::mem::size_of::<Stored>(), 32);
+    }
+
+    #[test]
+    fn placed_columns_round_trip_in_every_row() {
+        let mut placed = Placed::default();
+        for row in 0..32 {
+            placed = placed.with(row, 1 << ((row * 7 + 3) % 32));
+        }
+        for row in 0..32 {
+            assert_eq!(placed.column(row), ((row * 7 + 3) % 32) as u32, "row {row}");
+        }
+    }
+
+    #[test]
+    fn depth_one_without_symmetry_is_one_subproblem_per_column() {
+        let plan = Plan::new(6, 1, Symmetry::None).unwrap();
+        assert_eq!(plan.len(), 6);
+        assert!(plan.subproblems().all(|s| s.weight() == Some(1)));
+    }
+
+    #[test]
+    fn mirror_keeps_the_left_half_of_the_first_row_at_weight_two() {
+        let plan = Plan::new(8, 1, Symmetry::Mirror).unwrap();
+        let firsts: Vec<u32> = plan.subproblems().map(|s| s.state.cols).collect();
+        assert_eq!(firsts, vec![1, 2, 4, 8]);
+        assert_eq!(plan.total_weight(), 8);
+    }
+
+    #[test]
+    fn mirror_on_odd_boards_cuts_the_middle_branch_two_rows_deep() {
+        let plan = Plan::new(5, 1, Symmetry::Mirror).unwrap();
+        // Columns 0 and 1 at depth 1, then the middle column 2 with a second
+        // queen in column 0 (column 1 is attacked): 3 subproblems.
+        let middle: Vec<Subproblem> = plan
+            .subproblems()
+            .filter(|s| s.state.cols & 0b100 != 0)
+            .collect();
+        assert_eq!(plan.len(), 3);
+        assert_eq!(middle.len(), 1);
+        assert_eq!(middle[0].state.cols, 0b101);
+        assert_eq!(middle[0].row, 2);
+        assert_eq!(middle[0].weight(), Some(2));
+    }
+
+    #[test]
+    fn the_one_by_one_board_is_a_single_subproblem() {
+        let plan = Plan::new(1, 1, Symmetry::Mirror).unwrap();
+        assert_eq!(plan.len(), 1);
+        assert_eq!(plan.subproblem(0).weight(), Some(1));
+    }
+
+    #[test]
+    fn depth_must_lie_between_one_and_n() {
+        assert_eq!(
+            Plan::new(6, 0, Symmetry::Mirror).unwrap_err(),
+            Error::Depth { depth: 0, n: 6 }
+        );
+        assert_eq!(
+            Plan::new(6, 7, Symmetry::None).unwrap_err(),
+            Error::Depth { depth: 7, n: 6 }
+        );
+        assert!(Plan::new(6, 6, Symmetry::None).is_ok());
+    }
+
+    #[test]
+    fn auto_depth_gives_every_thread_many_items() {
+        for symmetry in [Symmetry::None, Symmetry::Mirror, Symmetry::Full] {
+            for threads in [1, 2, 4, 16] {
+                let plan = Plan::auto(16, symmetry, threads).unwrap();
+                assert!(plan.items() >= threads * ITEMS_PER_THREAD);
+                let shallower = Plan::new(16, plan.depth - 1, symmetry).unwrap();
+                assert!(shallower.items() < threads * ITEMS_PER_THREAD);
+            }
+        }
+    }
+
+    #[test]
+    fn the_automatic_depth_fits_for_every_board_and_thread_count() {
+        for n in [1, 2, 8, 20, 27, 32] {
+            for threads in [1, 1024] {
+                let plan = Plan::auto(n, Symmetry::Full, threads).unwrap();
+                assert!(plan.len() <= MAX_SUBPROBLEMS, "n = {n}");
+            }
+        }
+    }
+
+    #[test]
+    fn sizing_stops_at_the_limit_and_agrees_with_the_built_plan() {
+        for symmetry in [Symmetry::None, Symmetry::Mirror, Symmetry::Full] {
+            for depth in 1..=8 {
+                let plan = Plan::new(11, depth, symmetry).unwrap();
+                assert_eq!(
+                    Plan::size(11, depth, symmetry, usize::MAX),
+                    Some(plan.len())
+                );
+                assert_eq!(Plan::size(11, depth, symmetry, plan.len() - 1), None);
+            }
+        }
+    }
+
+    #[test]
+    fn a_plan_past_the_limit_is_refused_with_the_largest_depth_that_fits() {
+        let err = Plan::new(24, 14, Symmetry::Full).unwrap_err();
+        let Error::PlanTooLarge { largest, .. } = err else {
+            panic!("expected PlanTooLarge, got {err:?}");
+        };
+        assert!((5..14).contains(&largest), "largest depth {largest}");
+        assert!(Plan::size(24, largest, Symmetry::Full, MAX_SUBPROBLEMS).is_some());
+        assert!(Plan::size(24, largest + 1, Symmetry::Full, MAX_SUBPROBLEMS).is_none());
+    }
+
+    #[test]
+    fn items_are_runs_of_one_family_covering_every_subproblem_once() {
+        for (n, depth, symmetry) in [
+            (12, 4, Symmetry::Full),
+            (13, 3, Symmetry::Mirror),
+            (16, 7, Symmetry::Full),
+        ] {
+            let plan = Plan::new(n, depth, symmetry).unwrap();
+            assert_eq!(plan.run(), (plan.len() / MIN_ITEMS).clamp(1, MAX_RUN));
+            let mut next = 0;
+            for item in 0..plan.items() {
+                let range = plan.item(item);
+                assert_eq!(range.start, next);
+                assert!(!range.is_empty() && range.len() <= plan.run());
+                let family = plan.subproblem(range.start).family;
+                assert!(range.clone().all(|i| plan.subproblem(i).family == family));
+                assert!(plan.item_cost(item) > 0.0);
+                next = range.end;
+            }
+            assert_eq!(next, plan.len());
+        }
+    }
+
+    #[test]
+    fn refining_splits_a_subproblem_into_the_plan_one_level_deeper() {
+        for symmetry in [Symmetry::None, Symmetry::Mirror, Symmetry::Full] {
+            let shallow = Plan::new(10, 3, symmetry).unwrap();
+            let deep = Plan::new(10, 5, symmetry).unwrap();
+            let mut refined = Vec::new();
+            for s in shallow.subproblems() {
+                let _ = refine(10, &s, 5, &mut |piece| {
+                    refined.push(piece);
+                    ControlFlow::Continue(())
+                });
+            }
+            let expected: Vec<Subproblem> = deep.subproblems().collect();
+            assert_eq!(refined, expected, "{symmetry}");
+        }
+    }
+}

@@ -1,0 +1,60 @@
+//! The engines: what a work item is, and how to count one.
+//!
+//! Everything above an engine (the [pool](crate::exec), and next the
+//! journal, shards and MPI) sees it through the small [`Engine`] trait: a
+//! [`Fingerprint`], a number of work items with stable indices, an estimated
+//! cost per item, and a count of any range of items. Items and their indices
+//! depend only on the fingerprint, never on the thread count or the kernel,
+//! so a run can be split, resumed or merged across threads and machines, and
+//! tallies of disjoint ranges add up to the whole.
+//!
+//! Nothing here imports the executor or the command line.
+
+pub mod backtrack;
+
+use std::ops::Range;
+
+use serde::Serialize;
+
+use crate::reduce::Tally;
+use crate::Symmetry;
+
+/// The engines there are.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum EngineId {
+    /// Row-by-row backtracking on a plan of subproblems ([`backtrack`]).
+    Backtrack,
+}
+
+/// What fixes an engine's work items: two runs with equal fingerprints
+/// have the same items with the same indices, whatever they run on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+pub struct Fingerprint {
+    /// The engine.
+    pub engine: EngineId,
+    /// The board size.
+    pub n: usize,
+    /// The symmetry the items' weights account for.
+    pub symmetry: Symmetry,
+    /// The split depth.
+    pub depth: usize,
+    /// The version of the engine's items.
+    pub format: u32,
+}
+
+/// A way of counting, cut into independent work items.
+pub trait Engine: Sync {
+    /// What fixes the items.
+    fn fingerprint(&self) -> Fingerprint;
+
+    /// The number of work items, indexed `0..items()`.
+    fn items(&self) -> usize;
+
+    /// An estimate of what item `item` costs to count, in units comparable
+    /// between the items of one engine (for ordering and balancing shards).
+    fn cost(&self, item: usize) -> f64;
+
+    /// Counts the items in `items`.
+    fn count(&self, items: Range<usize>) -> Tally;
+}

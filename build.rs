@@ -1,25 +1,40 @@
 //! Records the git revision and the rustc version in the binary, so that every
 //! benchmark result can say what measured it.
+//!
+//! The script re-runs whenever what builds the binary changes (the sources,
+//! the manifest, the lock file, this script) or the commit does, so the
+//! revision a binary reports is always the one it was built from, with
+//! `-dirty` when those inputs differ from it. Changes under `results/` or to
+//! the docs alone are not dirt.
 
+use std::path::{Path, PathBuf};
 use std::process::Command;
 
+/// What the binary is built from (scripts/measure.py keeps the same list).
+const INPUTS: [&str; 5] = ["src", "benches", "build.rs", "Cargo.toml", "Cargo.lock"];
+
+fn git(args: &[&str]) -> Option<String> {
+    Command::new("git")
+        .args(args)
+        .output()
+        .ok()
+        .filter(|o| o.status.success())
+        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
+}
+
 fn main() {
-    let git_output = |args: &[&str]| {
-        Command::new("git")
-            .args(args)
-            .output()
-            .ok()
-            .filter(|o| o.status.success())
-            .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
-    };
-    // "-dirty" only when what builds the binary differs from the commit:
-    // results and docs changing during a benchmark run do not count.
-    let git = match git_output(&["rev-parse", "--short=10", "HEAD"]) {
+    for input in INPUTS {
+        println!("cargo:rerun-if-changed={input}");
+    }
+    let git_dir = git(&["rev-parse", "--git-dir"]).map(PathBuf::from);
+    if let Some(dir) = &git_dir {
+        watch_commit(dir);
+    }
+    let revision = match git(&["rev-parse", "--short=10", "HEAD"]) {
         Some(revision) => {
-            let inputs = ["src", "benches", "build.rs", "Cargo.toml", "Cargo.lock"];
-            let mut status = vec!["status", "--porcelain", "--untracked-files=no", "--"];
-            status.extend(inputs);
-            match git_output(&status) {
+            let mut status = vec!["status", "--porcelain", "--"];
+            status.extend(INPUTS);
+            match git(&status) {
                 Some(changes) if !changes.is_empty() => format!("{revision}-dirty"),
                 _ => revision,
             }
@@ -34,9 +49,24 @@ fn main() {
         .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
         .unwrap_or_else(|| "unknown".to_string());
     let profile = std::env::var("PROFILE").unwrap_or_else(|_| "unknown".to_string());
-    println!("cargo:rustc-env=NQUEENS_GIT_REVISION={git}");
+    println!("cargo:rustc-env=NQUEENS_GIT_REVISION={revision}");
     println!("cargo:rustc-env=NQUEENS_RUSTC_VERSION={rustc_version}");
     println!("cargo:rustc-env=NQUEENS_BUILD_PROFILE={profile}");
-    println!("cargo:rerun-if-changed=.git/HEAD");
-    println!("cargo:rerun-if-changed=.git/index");
+}
+
+/// Re-runs the script when HEAD moves: HEAD itself (a checkout), the branch
+/// it names (a commit), the packed refs, and the index (staging).
+fn watch_commit(git_dir: &Path) {
+    let head = git_dir.join("HEAD");
+    println!("cargo:rerun-if-changed={}", head.display());
+    println!("cargo:rerun-if-changed={}", git_dir.join("index").display());
+    println!(
+        "cargo:rerun-if-changed={}",
+        git_dir.join("packed-refs").display()
+    );
+    if let Ok(text) = std::fs::read_to_string(&head) {
+        if let Some(branch) = text.trim().strip_prefix("ref: ") {
+            println!("cargo:rerun-if-changed={}", git_dir.join(branch).display());
+        }
+    }
 }

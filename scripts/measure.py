@@ -18,8 +18,6 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 BINARY = ROOT / "target" / "release" / "nqueens"
-# What the binary is built from.
-BUILD_INPUTS = ["src", "benches", "build.rs", "Cargo.toml", "Cargo.lock"]
 
 
 def build_release():
@@ -103,13 +101,24 @@ def machine():
         "os": platform.platform(),
         "rustc": cmd(["rustc", "--version"]),
         "cc": (cmd(["cc", "--version"]).splitlines() or ["unknown"])[0],
-        # "-dirty" only when what builds the binary differs from the commit
-        # (results/ and docs changing during a run do not count).
-        "git_revision": cmd(["git", "rev-parse", "--short", "HEAD"])
-        + ("-dirty" if cmd(["git", "status", "--porcelain", "--untracked-files=no", "--", *BUILD_INPUTS]) else ""),
+        # What the binary says it was built from (build.rs: "-dirty" when
+        # its sources differ from the commit; results/ and docs do not count).
+        "git_revision": binary_revision(),
         "build_profile": "release (lto = fat, codegen-units = 1, panic = abort)",
         "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
     }
+
+
+def binary_revision():
+    """The git revision the release binary was built from, as it reports it
+    in `nqueens --version` ("0.1.0 (git REV, rustc …, release)")."""
+    try:
+        version = subprocess.run(
+            [str(BINARY), "--version"], capture_output=True, text=True, check=True
+        ).stdout
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown"
+    return version.split("(git ", 1)[-1].split(",", 1)[0] if "(git " in version else "unknown"
 
 
 def results_dir(label):

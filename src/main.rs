@@ -15,10 +15,23 @@ mod cli;
 use cli::args::{CountArgs, SolveArgs, VerifyArgs};
 use cli::UsageError;
 
+/// `nqueens --version`: the crate version and what the binary was built
+/// from, e.g. `0.1.0 (git a23de1e0a1, rustc 1.95.0 …, release)`.
+const VERSION: &str = concat!(
+    env!("CARGO_PKG_VERSION"),
+    " (git ",
+    env!("NQUEENS_GIT_REVISION"),
+    ", ",
+    env!("NQUEENS_RUSTC_VERSION"),
+    ", ",
+    env!("NQUEENS_BUILD_PROFILE"),
+    ")"
+);
+
 #[derive(Parser)]
 #[command(
     name = "nqueens",
-    version,
+    version = VERSION,
     about = "Count and list the solutions of the n-queens puzzle, exactly and fast"
 )]
 struct Cli {

@@ -93,6 +93,8 @@ fn count_json_is_one_object_with_the_documented_fields() {
     assert_eq!(json["threads"], 3);
     assert_eq!(json["depth"], 2);
     assert!(json["subproblems"].as_u64().unwrap() > 1);
+    let items = json["items"].as_u64().unwrap();
+    assert!(items >= 1 && items <= json["subproblems"].as_u64().unwrap());
     assert!(json["elapsed_s"].as_f64().unwrap() >= 0.0);
     assert_eq!(json["oeis_total"], 352);
     assert_eq!(json["matches_oeis"], true);
@@ -111,6 +113,7 @@ fn count_json_of_a_serial_algorithm_reports_one_thread_and_no_split() {
     assert_eq!(json["depth"], 0);
     assert_eq!(json["kernel"], serde_json::Value::Null);
     assert_eq!(json["subproblems"], 1);
+    assert_eq!(json["items"], 1);
 }
 
 #[test]
@@ -124,16 +127,61 @@ fn count_reports_its_kernel_and_takes_the_one_asked_for() {
     assert_eq!(json["kernel"], "scalar");
     let fastest = nqueens().args(["count", "10", "--json"]).output().unwrap();
     let json: serde_json::Value = serde_json::from_slice(&fastest.stdout).unwrap();
-    let expected = if nqueens::lanes::available() {
-        "lanes"
-    } else {
-        "scalar"
-    };
-    assert_eq!(json["kernel"], expected);
+    // The child inherits NQUEENS_NO_LANES, which fastest() reads too.
+    assert_eq!(json["kernel"], nqueens::Kernel::fastest().name());
     assert_eq!(json["total"], 724);
     if !nqueens::lanes::available() {
         rejects(&["count", "10", "--kernel", "lanes"], "--kernel", "AVX-512");
     }
+}
+
+#[test]
+fn the_lanes_can_be_turned_off_where_the_default_kernel_is_chosen() {
+    let output = nqueens()
+        .args(["count", "10", "--json"])
+        .env("NQUEENS_NO_LANES", "1")
+        .output()
+        .unwrap();
+    let json: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(json["kernel"], "scalar");
+    assert_eq!(json["total"], 724);
+    // A kernel asked for by name is not affected.
+    if nqueens::Kernel::Lanes.available() {
+        let output = nqueens()
+            .args(["count", "10", "--json", "--kernel", "lanes"])
+            .env("NQUEENS_NO_LANES", "1")
+            .output()
+            .unwrap();
+        let json: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+        assert_eq!(json["kernel"], "lanes");
+    }
+}
+
+#[test]
+fn a_depth_whose_plan_would_not_fit_in_memory_is_refused_with_the_largest_that_fits() {
+    rejects(
+        &["count", "24", "--depth", "14"],
+        "--depth <K>",
+        "more than 33554432 subproblems (1 GiB); the largest depth that fits is 5",
+    );
+    let out = tempfile::tempdir().unwrap();
+    let folder = out.path().join("sweep");
+    let folder_arg = folder.to_str().unwrap();
+    rejects(
+        &["bench", "--n", "24", "--depth", "3,14", "--out", folder_arg],
+        "--depth <LIST>",
+        "the largest depth that fits is 5",
+    );
+    assert!(!folder.exists(), "bench wrote files before refusing");
+}
+
+#[test]
+fn one_solution_is_one_solution() {
+    nqueens()
+        .args(["count", "1"])
+        .assert()
+        .success()
+        .stdout(predicate::str::starts_with("1 solution for n = 1\n"));
 }
 
 #[test]

@@ -24,27 +24,38 @@ def build_release():
     subprocess.run(["cargo", "build", "--release", "--quiet"], cwd=ROOT, check=True)
 
 
-def run_with_rss(cmd, check):
-    """Runs cmd under GNU time; checks its stdout with check(stdout) and
-    returns (wall seconds, peak RSS in KiB).
+def run_with_rss(cmd, check, timeout_s=None, expect_status=0):
+    """Runs cmd under GNU time; checks its stdout with check(stdout) when it
+    exits 0, and returns (wall seconds, peak RSS in KiB, exit status).
+
+    With timeout_s, the command is stopped (SIGTERM, by coreutils' timeout)
+    after that many seconds, which is exit status 124: for a count that
+    would run for days, the peak of its first seconds. The exit status
+    must be expect_status.
 
     The peak comes from GNU time, not from wait4 here: a child forked from
     Python inherits the interpreter's resident pages until it execs, and the
-    kernel keeps that high-water mark across the exec.
+    kernel keeps that high-water mark across the exec. (Behind timeout, the
+    peak GNU time reports is that of timeout's largest child, the count.)
     """
     gnu_time = shutil.which("time", path="/usr/bin:/bin") or sys.exit(
         "error: GNU time is needed for peak memory (apt-get install time)"
     )
+    if timeout_s is not None:
+        cmd = ["timeout", str(timeout_s), *cmd]
     with tempfile.NamedTemporaryFile("r") as report:
         start = time.perf_counter()
-        out = subprocess.run(
+        done = subprocess.run(
             [gnu_time, "-f", "%M", "-o", report.name, *cmd],
             stdout=subprocess.PIPE,
-            check=True,
-        ).stdout
+            stderr=subprocess.PIPE,
+        )
         wall = time.perf_counter() - start
-        check(out.decode())
-        return wall, int(report.read().split()[-1])
+        if done.returncode != expect_status:
+            sys.exit(f"error: {cmd} exited {done.returncode}, not {expect_status}: {done.stderr.decode()}")
+        if done.returncode == 0:
+            check(done.stdout.decode())
+        return wall, int(report.read().split()[-1]), done.returncode
 
 
 def timed(cmd, check):

@@ -37,7 +37,10 @@ def targets_rows(folder):
             for row in csv.DictReader(f):
                 label = f"peak RSS `{row['command']}`"
                 goal = goals.get(f"peak RSS {row['command']}", "< 20 MiB")
-                rows.append((label, f"{int(row['peak_rss_kib']) / 1024:.1f} MiB", goal))
+                figure = f"{int(row['peak_rss_kib']) / 1024:.1f} MiB"
+                if row.get("exit_status", "0") != "0":
+                    figure += f", exit status {row['exit_status']} after {float(row['wall_s']):.1f} s"
+                rows.append((label, figure, goal))
     return rows
 
 

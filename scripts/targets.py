@@ -13,6 +13,15 @@ symmetry  `count 16` and `count 17` on one thread (full symmetry, the
           target <= 1.10; `count 16` under each symmetry mode, and with the
           scalar kernel, against refcount.c.
 
+layers    the layered engine (work items, bounded planning): `count 16
+          --threads 1` against refcount.c, target <= 0.30; `count 17` on 2
+          threads against 1, target >= 1.9; with --baseline, the same two
+          commands against an older binary (no regression: about 1.0); peak
+          RSS of `count 16 --depth 7` (< 200 MiB), of the first 10 s of
+          `count 22` and `count 32` (< 100 MiB, still counting), and of the
+          refusals of `count 20 --depth 9`, `count 24 --depth 14` and
+          `count 32 --depth 16` (exit status 2).
+
 Every run uses the kernel the binary picks (the lanes where the CPU has
 AVX-512) unless the comparison names `--kernel scalar`.
 
@@ -21,7 +30,7 @@ first in even ones) and reports the median of the per-pair ratios: this
 machine is shared and noisy, and absolute times drift between runs.
 Every run's count is checked against A000170.
 
-Usage: scripts/targets.py SUITE [--runs R] [--peers DIR]
+Usage: scripts/targets.py SUITE [--runs R] [--peers DIR] [--baseline BINARY]
 """
 
 import argparse
@@ -59,7 +68,11 @@ def count(binary, n, *flags):
     return [binary, "count", str(n), "--json", *flags]
 
 
-def core(binary, refcount):
+def refused(out):
+    assert out == "", f"a refused count printed {out!r}"
+
+
+def core(binary, refcount, baseline=None):
     comparisons = [
         ("count 16 --threads 1 --symmetry mirror / refcount 16", "<= 1.0",
          count(binary, 16, "--threads", "1", "--symmetry", "mirror"), ours(16),
@@ -78,7 +91,40 @@ def core(binary, refcount):
     return comparisons, memory
 
 
-def symmetry(binary, refcount):
+def layers(binary, refcount, baseline=None):
+    comparisons = [
+        ("count 16 --threads 1 / refcount 16", "<= 0.30",
+         count(binary, 16, "--threads", "1"), ours(16), [refcount, "16"], theirs(16)),
+        ("count 17 --threads 1 / count 17 --threads 2 (speedup)", ">= 1.9",
+         count(binary, 17, "--threads", "1"), ours(17),
+         count(binary, 17, "--threads", "2"), ours(17)),
+    ]
+    if baseline:
+        comparisons += [
+            ("count 16 --threads 1 / baseline count 16 --threads 1", "about 1.0 (no regression)",
+             count(binary, 16, "--threads", "1"), ours(16),
+             count(baseline, 16, "--threads", "1"), ours(16)),
+            ("count 17 --threads 2 / baseline count 17 --threads 2", "about 1.0 (no regression)",
+             count(binary, 17, "--threads", "2"), ours(17),
+             count(baseline, 17, "--threads", "2"), ours(17)),
+        ]
+    # (label, command, check, goal, timeout in seconds, expected exit status)
+    memory = [
+        ("count 16 --depth 7", count(binary, 16, "--depth", "7"), ours(16), "< 200 MiB"),
+        ("count 22, its first 10 s", count(binary, 22), None, "< 100 MiB, still counting", 10, 124),
+        ("count 32, its first 10 s", count(binary, 32), None, "< 100 MiB, still counting", 10, 124),
+        ("count 20 --depth 9 (refused)", count(binary, 20, "--depth", "9"), refused,
+         "exit 2 at once", None, 2),
+        ("count 24 --depth 14 (refused)", count(binary, 24, "--depth", "14"), refused,
+         "exit 2 at once", None, 2),
+        ("count 32 --depth 16 (refused)", count(binary, 32, "--depth", "16"), refused,
+         "exit 2 at once", None, 2),
+        ("count 18", count(binary, 18), ours(18), "< 20 MiB"),
+    ]
+    return comparisons, memory
+
+
+def symmetry(binary, refcount, baseline=None):
     comparisons = [
         ("count 16 --threads 1 / refcount 16", "<= 0.40",
          count(binary, 16, "--threads", "1"), ours(16), [refcount, "16"], theirs(16)),
@@ -106,7 +152,7 @@ def symmetry(binary, refcount):
     return comparisons, []
 
 
-SUITES = {"core": core, "symmetry": symmetry}
+SUITES = {"core": core, "symmetry": symmetry, "layers": layers}
 
 
 def main():
@@ -118,6 +164,11 @@ def main():
         type=Path,
         default=measure.ROOT.parent / "shared" / "peers",
         help="folder holding refcount.c",
+    )
+    parser.add_argument(
+        "--baseline",
+        type=Path,
+        help="an older nqueens binary to compare with (layers suite)",
     )
     args = parser.parse_args()
     if args.runs < 1:
@@ -131,7 +182,8 @@ def main():
         ["cc", "-O3", "-march=native", str(args.peers / "refcount.c"), "-o", refcount],
         check=True,
     )
-    comparisons, memory = SUITES[args.suite](binary, refcount)
+    baseline = str(args.baseline.resolve()) if args.baseline else None
+    comparisons, memory = SUITES[args.suite](binary, refcount, baseline)
 
     rows, summary = [], []
     for label, goal, cmd_a, check_a, cmd_b, check_b in comparisons:
@@ -140,11 +192,12 @@ def main():
         rows += [(label, i, a, b) for i, (a, b) in enumerate(pairs)]
         summary.append((label, f"{measure.median_ratio(pairs):.3f}", goal))
     peaks = []
-    for label, cmd, check, goal in memory:
-        wall, rss_kib = measure.run_with_rss(cmd, check)
-        peaks.append((label, wall, rss_kib))
-        summary.append((f"peak RSS {label}", f"{rss_kib / 1024:.1f} MiB", goal))
-        print(f"{label}: {rss_kib / 1024:.1f} MiB peak, {wall:.1f} s", flush=True)
+    for label, cmd, check, goal, *limits in memory:
+        timeout_s, status = limits if limits else (None, 0)
+        wall, rss_kib, status = measure.run_with_rss(cmd, check, timeout_s, status)
+        peaks.append((label, wall, rss_kib, status))
+        summary.append((f"peak RSS {label}", f"{rss_kib / 1024:.1f} MiB, {wall:.1f} s, exit {status}", goal))
+        print(f"{label}: {rss_kib / 1024:.1f} MiB peak, {wall:.1f} s, exit {status}", flush=True)
 
     out = measure.results_dir(args.suite)
     measure.write_atomically(
@@ -155,13 +208,13 @@ def main():
     if peaks:
         measure.write_atomically(
             out / "memory.csv",
-            "command,wall_s,peak_rss_kib\n"
-            + "".join(f'"{label}",{w:.3f},{k}\n' for label, w, k in peaks),
+            "command,wall_s,peak_rss_kib,exit_status\n"
+            + "".join(f'"{label}",{w:.3f},{k},{x}\n' for label, w, k, x in peaks),
         )
     table = "\n".join(f"| `{label}` | {value} | {goal} |" for label, value, goal in summary)
     readme = f"""# Targets: {args.suite}
 
-Measured by `scripts/targets.py {args.suite} --runs {args.runs}`. Ratios are
+Measured by `scripts/targets.py {args.suite} --runs {args.runs}{" --baseline " + args.baseline.name if args.baseline else ""}`. Ratios are
 the median over {args.runs} alternating pairs of (time of the first command) /
 (time of the second); every run's count was checked against A000170.
 

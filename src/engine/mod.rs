@@ -8,6 +8,18 @@
 //! so a run can be split, resumed or merged across threads and machines, and
 //! tallies of disjoint ranges add up to the whole.
 //!
+//! ```
+//! use nqueens::engine::backtrack::Backtrack;
+//! use nqueens::{exec, Engine, Kernel, Plan, Symmetry};
+//!
+//! let engine = Backtrack::new(Plan::new(14, 4, Symmetry::Full)?, Kernel::fastest())?;
+//! let half = engine.items() / 2;
+//! let first = exec::pool::count_items(&engine, 0..half, &|_| {});
+//! let rest = exec::pool::count_items(&engine, half..engine.items(), &|_| {});
+//! assert_eq!(first.sum(rest).total(), 365_596);
+//! # Ok::<(), nqueens::Error>(())
+//! ```
+//!
 //! Nothing here imports the executor or the command line.
 
 pub mod backtrack;

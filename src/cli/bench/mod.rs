@@ -258,6 +258,7 @@ fn measure(
         symmetry: count.symmetry,
         depth: count.depth,
         subproblems: count.subproblems,
+        items: count.items,
         runs,
         wall_s: sweep::median(&walls),
         wall_min_s: walls.iter().copied().fold(f64::INFINITY, f64::min),

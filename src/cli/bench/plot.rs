@@ -265,6 +265,7 @@ mod tests {
             symmetry: Symmetry::Full,
             depth: depth.unwrap_or(3),
             subproblems: 100,
+            items: 100,
             runs: 1,
             wall_s,
             wall_min_s: wall_s,

@@ -90,6 +90,8 @@ pub struct Row {
     pub depth: usize,
     /// Independent subproblems.
     pub subproblems: usize,
+    /// The work items they were grouped into.
+    pub items: usize,
     /// Timed runs (warm-up runs excluded).
     pub runs: usize,
     /// Median wall-clock time of the runs, in seconds.
@@ -156,7 +158,7 @@ pub fn median(values: &[f64]) -> f64 {
 }
 
 /// The CSV header, in the order of [`csv_row`]'s fields.
-pub const CSV_HEADER: &str = "algorithm,symmetry,n,threads,depth_requested,depth,subproblems,runs,wall_s,wall_min_s,wall_max_s,cpu_s,speedup,efficiency,total,oeis_total";
+pub const CSV_HEADER: &str = "algorithm,symmetry,n,threads,depth_requested,depth,subproblems,items,runs,wall_s,wall_min_s,wall_max_s,cpu_s,speedup,efficiency,total,oeis_total";
 
 /// One CSV line (no newline); missing values are empty fields.
 pub fn csv_row(row: &Row) -> String {
@@ -167,7 +169,7 @@ pub fn csv_row(row: &Row) -> String {
         value.map_or(String::new(), |v| format!("{v:.6}"))
     }
     format!(
-        "{},{},{},{},{},{},{},{},{:.6},{:.6},{:.6},{},{},{},{},{}",
+        "{},{},{},{},{},{},{},{},{},{:.6},{:.6},{:.6},{},{},{},{},{}",
         row.point.algorithm,
         row.symmetry,
         row.point.n,
@@ -175,6 +177,7 @@ pub fn csv_row(row: &Row) -> String {
         opt(row.point.depth_requested),
         row.depth,
         row.subproblems,
+        row.items,
         row.runs,
         row.wall_s,
         row.wall_min_s,
@@ -272,6 +275,7 @@ mod tests {
             symmetry: Symmetry::Full,
             depth: 3,
             subproblems: 40,
+            items: 40,
             runs: 3,
             wall_s,
             wall_min_s: wall_s * 0.9,
@@ -351,9 +355,10 @@ mod tests {
         assert_eq!(fields[0], "parallel");
         assert_eq!(fields[3], "2");
         assert_eq!(fields[4], "", "automatic depth is an empty field");
-        assert_eq!(fields[11], "", "no CPU time");
-        assert_eq!(fields[12], "2.000000");
-        assert_eq!(fields[14], "724");
+        assert_eq!(fields[7], "40", "items");
+        assert_eq!(fields[12], "", "no CPU time");
+        assert_eq!(fields[13], "2.000000");
+        assert_eq!(fields[15], "724");
     }
 
     #[test]

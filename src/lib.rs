@@ -54,7 +54,7 @@
 use std::fmt;
 use std::time::Instant;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 pub mod board;
 pub mod engine;
@@ -86,6 +86,16 @@ pub mod bitmask {
 
 use engine::backtrack::Backtrack;
 
+/// This program and the revision it was built from, e.g.
+/// `nqueens 0.1.0 (git a23de1eafd)`: written into journals and shard files.
+pub const PROGRAM: &str = concat!(
+    "nqueens ",
+    env!("CARGO_PKG_VERSION"),
+    " (git ",
+    env!("NQUEENS_GIT_REVISION"),
+    ")"
+);
+
 /// The largest board every algorithm accepts: one bit per column in a `u32`.
 ///
 /// Counts are exact up to it: a sum that would not fit in a `u64` is reported
@@ -95,7 +105,9 @@ pub const MAX_N: usize = 32;
 
 /// The ways to count. The names are the CLI's `--algo` values, the bench ids
 /// and the `algorithm` field of results.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, clap::ValueEnum, Serialize)]
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, clap::ValueEnum, Serialize, Deserialize,
+)]
 #[serde(rename_all = "kebab-case")]
 pub enum Algorithm {
     /// Set-based backtracking: hash sets of used columns and diagonals.
@@ -141,7 +153,9 @@ impl fmt::Display for Algorithm {
 }
 
 /// Which symmetries of the board the parallel engine exploits.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, clap::ValueEnum, Serialize)]
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, clap::ValueEnum, Serialize, Deserialize,
+)]
 #[serde(rename_all = "kebab-case")]
 pub enum Symmetry {
     /// Search the whole tree.
@@ -156,6 +170,9 @@ pub enum Symmetry {
 }
 
 impl Symmetry {
+    /// Every symmetry mode.
+    pub const ALL: [Symmetry; 3] = [Symmetry::None, Symmetry::Mirror, Symmetry::Full];
+
     /// The name used on the command line and in results.
     pub fn name(self) -> &'static str {
         match self {
@@ -318,34 +335,11 @@ pub fn count_with_progress(
         Algorithm::Bitmask => serial(reference::bitmask::count_recursive(n)),
         Algorithm::BitmaskIter => serial(reference::bitmask::count_iterative(n)),
         Algorithm::Parallel => {
-            let kernel = options.kernel.unwrap_or_else(Kernel::fastest);
-            if !kernel.available() {
-                return Err(Error::KernelUnavailable { kernel });
-            }
             let threads = rayon::current_num_threads();
             progress(Phase::Planning);
-            let plan = match options.depth {
-                Some(depth) => Plan::new(n, depth, options.symmetry)?,
-                None => Plan::auto(n, options.symmetry, threads)?,
-            };
-            let engine = Backtrack::new(plan, kernel)?;
+            let engine = engine(n, options, threads)?;
             let tally = exec::pool::count(&engine, progress);
-            let plan = engine.plan();
-            let classes = (plan.symmetry == Symmetry::Full).then_some(tally.classes);
-            Count {
-                n,
-                total: tally.total_u64(n)?,
-                algorithm: options.algorithm,
-                symmetry: plan.symmetry,
-                threads,
-                depth: plan.depth,
-                kernel: Some(kernel),
-                subproblems: plan.len(),
-                items: plan.items(),
-                unique: classes.map(|c| c.unique()),
-                classes,
-                elapsed_s: 0.0,
-            }
+            Count::of_engine(&engine, tally, threads, 0.0)?
         }
     };
     if options.algorithm != Algorithm::Parallel {
@@ -357,6 +351,56 @@ pub fn count_with_progress(
     }
     result.elapsed_s = start.elapsed().as_secs_f64();
     Ok(result)
+}
+
+/// The backtracking engine `options` ask for (their algorithm aside), at
+/// the automatic depth for `threads` threads unless they give a depth.
+///
+/// # Errors
+/// [`Error::BoardSize`], [`Error::Depth`], [`Error::PlanTooLarge`] or
+/// [`Error::KernelUnavailable`], as [`count`].
+pub fn engine(n: usize, options: &Options, threads: usize) -> Result<Backtrack, Error> {
+    check_board_size(n)?;
+    let kernel = options.kernel.unwrap_or_else(Kernel::fastest);
+    if !kernel.available() {
+        return Err(Error::KernelUnavailable { kernel });
+    }
+    let plan = match options.depth {
+        Some(depth) => Plan::new(n, depth, options.symmetry)?,
+        None => Plan::auto(n, options.symmetry, threads)?,
+    };
+    Backtrack::new(plan, kernel)
+}
+
+impl Count {
+    /// The result of a count of every work item of `engine` on `threads`
+    /// threads, from what the items add up to.
+    ///
+    /// # Errors
+    /// [`Error::Overflow`] if the total does not fit in a `u64`.
+    pub fn of_engine(
+        engine: &Backtrack,
+        tally: Tally,
+        threads: usize,
+        elapsed_s: f64,
+    ) -> Result<Count, Error> {
+        let plan = engine.plan();
+        let classes = (plan.symmetry == Symmetry::Full).then_some(tally.classes);
+        Ok(Count {
+            n: plan.n,
+            total: tally.total_u64(plan.n)?,
+            algorithm: Algorithm::Parallel,
+            symmetry: plan.symmetry,
+            threads,
+            depth: plan.depth,
+            kernel: Some(engine.kernel()),
+            subproblems: plan.len(),
+            items: plan.items(),
+            unique: classes.map(|c| c.unique()),
+            classes,
+            elapsed_s,
+        })
+    }
 }
 
 /// Every solution of the n×n board, streamed in lexicographic order of the

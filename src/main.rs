@@ -12,7 +12,7 @@ use clap::{Parser, Subcommand};
 
 mod cli;
 
-use cli::args::{CountArgs, SolveArgs, VerifyArgs};
+use cli::args::{CountArgs, MergeArgs, SolveArgs, StatusArgs, VerifyArgs};
 use cli::UsageError;
 
 /// `nqueens --version`: the crate version and what the binary was built
@@ -50,6 +50,12 @@ enum Command {
     /// Time a sweep over boards, algorithms, threads and depths; write CSV,
     /// JSON, SVG plots and a README into a results folder.
     Bench(cli::bench::BenchArgs),
+    /// Say what a journal (--checkpoint) or a shard file holds: the plan,
+    /// the work done, the partial total, the time spent and left.
+    Status(StatusArgs),
+    /// Sum shard files (count --shard I/M --out FILE) after checking that
+    /// they make one whole count, and report it like count.
+    Merge(MergeArgs),
 }
 
 fn main() -> ExitCode {
@@ -59,6 +65,8 @@ fn main() -> ExitCode {
         Command::Solve(args) => cli::solve::run(args),
         Command::Verify(args) => cli::verify::run(args),
         Command::Bench(args) => cli::bench::run(args),
+        Command::Status(args) => cli::longrun::status(args),
+        Command::Merge(args) => cli::longrun::merge(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

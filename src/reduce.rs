@@ -7,12 +7,12 @@
 //! the `u64` a [`Count`](crate::Count) reports is [`Tally::total_u64`], which
 //! refuses anything that does not fit.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::Error;
 
 /// Solutions counted once per orbit, split by orbit size.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Classes {
     /// Orbits of 8 solutions: no symmetry.
     pub orbit8: u64,
@@ -56,7 +56,7 @@ impl Classes {
 /// What some work items add up to: weighted completions and orbit classes.
 /// Tallies of disjoint items add up to the tally of their union, in any
 /// order, on any machine.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Tally {
     /// The sum of `weight × completions` over weighted subproblems
     /// (symmetry none or mirror).

@@ -1,6 +1,9 @@
 //! The arguments of `count`, `solve` and `verify`, and the parsers that
 //! check each value with a message naming its range.
 
+use std::path::PathBuf;
+
+use nqueens::exec::shard::MAX_SHARDS;
 use nqueens::{Algorithm, Kernel, Symmetry, MAX_N};
 
 use super::UsageError;
@@ -33,6 +36,52 @@ pub struct CountArgs {
     pub kernel: Option<Kernel>,
     /// Also report the unique solutions (A002562) and their symmetry classes
     /// (needs --symmetry full, the default).
+    #[arg(long)]
+    pub unique: bool,
+    /// Print one JSON object instead of text.
+    #[arg(long)]
+    pub json: bool,
+    /// Keep a crash-safe journal of finished work in FILE; run again with
+    /// the same FILE to resume (the depth and symmetry come from it).
+    #[arg(long, value_name = "FILE")]
+    pub checkpoint: Option<PathBuf>,
+    /// Count only shard I of M (1 <= I <= M), balanced by estimated cost;
+    /// needs --out. Sum the shards with `nqueens merge`.
+    #[arg(long, value_name = "I/M", value_parser = parse_shard, requires = "out")]
+    pub shard: Option<(usize, usize)>,
+    /// Where --shard writes its result (JSON).
+    #[arg(long, value_name = "FILE", requires = "shard")]
+    pub out: Option<PathBuf>,
+    /// Run across MPI ranks (under mpirun or srun): rank 0 hands out work
+    /// and prints; needs a build with the cargo feature "mpi".
+    #[arg(long)]
+    pub mpi: bool,
+}
+
+impl CountArgs {
+    /// Whether the count needs the long-run machinery (journal, shards,
+    /// MPI) rather than the plain library call.
+    pub fn is_long_run(&self) -> bool {
+        self.checkpoint.is_some() || self.shard.is_some() || self.mpi
+    }
+}
+
+#[derive(clap::Args)]
+pub struct StatusArgs {
+    /// A journal (--checkpoint) or a shard file (--shard --out).
+    #[arg(value_name = "FILE")]
+    pub file: PathBuf,
+    /// Print one JSON object instead of text.
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(clap::Args)]
+pub struct MergeArgs {
+    /// The shard files (from `count N --shard I/M --out FILE`).
+    #[arg(value_name = "FILE", required = true)]
+    pub files: Vec<PathBuf>,
+    /// Also report the unique solutions and their classes (full symmetry).
     #[arg(long)]
     pub unique: bool,
     /// Print one JSON object instead of text.
@@ -113,6 +162,18 @@ fn parse_depth(s: &str) -> Result<usize, String> {
     s.trim()
         .parse::<usize>()
         .map_err(|_| "must be an integer in 1..=N, the board size".to_string())
+}
+
+/// `I/M`: shard I of M, 1 <= I <= M <= MAX_SHARDS.
+fn parse_shard(s: &str) -> Result<(usize, usize), String> {
+    let rule = || format!("must be I/M with 1 <= I <= M <= {MAX_SHARDS}, e.g. 3/8");
+    let (i, m) = s.split_once('/').ok_or_else(rule)?;
+    let i = parse_in_range(i, 1, MAX_SHARDS as u64).map_err(|_| rule())? as usize;
+    let m = parse_in_range(m, 1, MAX_SHARDS as u64).map_err(|_| rule())? as usize;
+    if i > m {
+        return Err(rule());
+    }
+    Ok((i, m))
 }
 
 fn parse_positive_u64(s: &str) -> Result<u64, String> {

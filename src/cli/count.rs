@@ -10,18 +10,25 @@ use super::{progress, thread_pool, UsageError};
 
 pub fn run(args: CountArgs) -> anyhow::Result<()> {
     let options = options(&args)?;
+    if args.is_long_run() {
+        return super::longrun::count(&args, options);
+    }
     let pool = thread_pool(args.threads)?;
     let bar = progress::CountBar::new();
     let result = pool.install(|| nqueens::count_with_progress(args.n, &options, &|p| bar.show(p)));
     bar.finish();
     let count = result.map_err(usage_error)?;
-    let report = Report::new(count, args.unique);
+    print_report(&Report::new(count, args.unique), args.json)
+}
+
+/// Prints a count's report as text or as one line of JSON.
+pub fn print_report(report: &Report, json: bool) -> anyhow::Result<()> {
     let mut out = io::stdout().lock();
-    if args.json {
-        serde_json::to_writer(&mut out, &report)?;
+    if json {
+        serde_json::to_writer(&mut out, report)?;
         writeln!(out)?;
     } else {
-        write_report(&mut out, &report)?;
+        write_report(&mut out, report)?;
     }
     out.flush()?;
     Ok(())
@@ -36,8 +43,23 @@ fn options(args: &CountArgs) -> Result<Options, UsageError> {
         ("--symmetry <S>", args.symmetry.map(|s| s.to_string())),
         ("--kernel <KERNEL>", args.kernel.map(|k| k.to_string())),
         ("--unique", args.unique.then(|| "true".to_string())),
+        (
+            "--checkpoint <FILE>",
+            args.checkpoint.as_ref().map(|p| p.display().to_string()),
+        ),
+        ("--shard <I/M>", args.shard.map(|(i, m)| format!("{i}/{m}"))),
+        ("--mpi", args.mpi.then(|| "true".to_string())),
     ];
     reject_parallel_only(args.algo, parallel_only)?;
+    if let (true, Some((i, m))) = (args.unique, args.shard) {
+        return Err(UsageError {
+            value: format!("{i}/{m}"),
+            flag: "--shard <I/M>",
+            rule: "counts a part of the total: ask `nqueens merge --unique` for the unique \
+                   solutions, not --unique here"
+                .to_string(),
+        });
+    }
     if let Some(kernel) = args.kernel.filter(|k| !k.available()) {
         return Err(UsageError {
             value: kernel.to_string(),
@@ -76,7 +98,7 @@ fn options(args: &CountArgs) -> Result<Options, UsageError> {
 /// A plan too large for memory is the `--depth` flag's fault (the automatic
 /// depth always fits): a usage error naming the largest depth that fits.
 /// Other errors pass through.
-fn usage_error(err: Error) -> anyhow::Error {
+pub fn usage_error(err: Error) -> anyhow::Error {
     match err {
         Error::PlanTooLarge {
             n,

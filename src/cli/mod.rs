@@ -5,6 +5,8 @@
 pub mod args;
 pub mod bench;
 pub mod count;
+pub mod longrun;
+pub mod mpi;
 pub mod progress;
 pub mod report;
 pub mod solve;

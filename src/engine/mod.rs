@@ -26,22 +26,37 @@ pub mod backtrack;
 
 use std::ops::Range;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::reduce::Tally;
 use crate::Symmetry;
 
 /// The engines there are.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum EngineId {
     /// Row-by-row backtracking on a plan of subproblems ([`backtrack`]).
     Backtrack,
 }
 
+impl EngineId {
+    /// The engine's name in files and reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            EngineId::Backtrack => "backtrack",
+        }
+    }
+}
+
+impl std::fmt::Display for EngineId {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
 /// What fixes an engine's work items: two runs with equal fingerprints
 /// have the same items with the same indices, whatever they run on.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Fingerprint {
     /// The engine.
     pub engine: EngineId,

@@ -1,10 +1,16 @@
-//! How work items run: today on the current rayon [pool]; a journal,
-//! shards and MPI come next, all over the same [`Engine`](crate::engine::Engine)
-//! items.
+//! How work items run, over any [`Engine`](crate::engine::Engine)'s items:
+//! on the current rayon [pool]; recorded in a crash-safe [journal] as they
+//! finish, so that a count resumes where it stopped; cut into [shard]s that
+//! run anywhere and are summed by [merge].
 //!
 //! Nothing here knows how an item is counted.
 
+pub mod journal;
+pub mod merge;
+#[cfg(feature = "mpi")]
+pub mod mpi;
 pub mod pool;
+pub mod shard;
 
 /// What a long count is doing, for a progress display.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -335,7 +335,7 @@ fn command_line() -> String {
 /// Writes through a temporary file in the same folder and a rename, so that
 /// readers (and an interrupted run) see the old file or the new one, never
 /// half of one.
-fn write_atomically(path: &Path, text: &str) -> anyhow::Result<()> {
+pub fn write_atomically(path: &Path, text: &str) -> anyhow::Result<()> {
     let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("file");
     let nonce = SystemTime::now()
         .duration_since(SystemTime::UNIX_EPOCH)

@@ -213,14 +213,33 @@ impl Plan {
     /// # Errors
     /// [`Error::BoardSize`] unless `1 <= n <= MAX_N`.
     pub fn auto(n: usize, symmetry: Symmetry, threads: usize) -> Result<Plan, Error> {
+        let (depth, size) = Plan::auto_shape(n, symmetry, threads)?;
+        Ok(Plan::build(n, depth, symmetry, size))
+    }
+
+    /// The depth [`Plan::auto`] chooses, without building the plan.
+    ///
+    /// # Errors
+    /// [`Error::BoardSize`] unless `1 <= n <= MAX_N`.
+    pub fn auto_depth(n: usize, symmetry: Symmetry, threads: usize) -> Result<usize, Error> {
+        Plan::auto_shape(n, symmetry, threads).map(|(depth, _)| depth)
+    }
+
+    /// The automatic depth and its plan's size.
+    fn auto_shape(n: usize, symmetry: Symmetry, threads: usize) -> Result<(usize, usize), Error> {
         crate::check_board_size(n)?;
         let wanted = ITEMS_PER_THREAD.saturating_mul(threads.max(1));
         let mut depth = 1;
+        let mut fits = None;
         loop {
             match Plan::shape(n, depth, symmetry, MAX_SUBPROBLEMS) {
-                Some((_, items)) if items < wanted && depth < n => depth += 1,
-                Some((size, _)) => return Ok(Plan::build(n, depth, symmetry, size)),
-                None => return Plan::new(n, depth - 1, symmetry),
+                Some((size, items)) if items < wanted && depth < n => {
+                    fits = Some((depth, size));
+                    depth += 1;
+                }
+                Some((size, _)) => return Ok((depth, size)),
+                // Too many threads for a plan in memory: the deepest that fits.
+                None => return Ok(fits.expect("depth 1 always fits")),
             }
         }
     }

@@ -17,7 +17,9 @@ use crate::reduce::{Classes, Tally};
 pub const NO_LANES_VAR: &str = "NQUEENS_NO_LANES";
 
 /// Which kernels count each subproblem.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, clap::ValueEnum, serde::Serialize)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Hash, clap::ValueEnum, serde::Serialize, serde::Deserialize,
+)]
 #[serde(rename_all = "kebab-case")]
 pub enum Kernel {
     /// The scalar kernels, one subtree at a time: any CPU.

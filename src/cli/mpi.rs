@@ -1,0 +1,127 @@
+//! `count --mpi`: the count spread over MPI ranks (the library's
+//! [`exec::mpi`](nqueens::exec::mpi)). Built only with the cargo feature
+//! `mpi`; without it, `--mpi` says how to build with it.
+
+use nqueens::Options;
+
+use super::args::CountArgs;
+use super::UsageError;
+
+#[cfg(not(feature = "mpi"))]
+pub fn count(_args: &CountArgs, _options: Options) -> anyhow::Result<()> {
+    Err(UsageError {
+        value: "true".to_string(),
+        flag: "--mpi",
+        rule: "this nqueens was built without MPI; install OpenMPI (Debian: libopenmpi-dev \
+               openmpi-bin libclang-dev) and build with `cargo build --release --features mpi`"
+            .to_string(),
+    }
+    .into())
+}
+
+#[cfg(feature = "mpi")]
+pub fn count(args: &CountArgs, mut options: Options) -> anyhow::Result<()> {
+    use std::time::Instant;
+
+    use mpi::traits::*;
+    use nqueens::exec::journal::{Header, Journal};
+    use nqueens::{Count, Engine, Symmetry};
+
+    use super::count::{print_report, usage_error};
+    use super::longrun::{journal_error, settle_plan};
+    use super::report::Report;
+    use super::{progress, thread_pool};
+
+    let universe = mpi::initialize().ok_or_else(|| anyhow::anyhow!("MPI could not start"))?;
+    let world = universe.world();
+    let (rank, ranks) = (world.rank(), world.size());
+    let pool = thread_pool(args.threads)?;
+    let threads = pool.current_num_threads();
+    // Rank 0 plans (from its journal, or for every worker's threads) and
+    // tells the others [n, symmetry, depth]; depth 0 means "stop".
+    let mut plan = [0u64; 3];
+    let mut planned = Ok(());
+    if rank == 0 {
+        let workers = usize::try_from(ranks - 1).unwrap_or(0).max(1);
+        planned = if ranks < 2 {
+            Err(UsageError {
+                value: "true".to_string(),
+                flag: "--mpi",
+                rule: "needs at least 2 MPI ranks: rank 0 hands out the work, the others count"
+                    .to_string(),
+            }
+            .into())
+        } else {
+            settle_plan(args, &mut options, threads * workers)
+        };
+        if planned.is_ok() {
+            let symmetry = Symmetry::ALL.iter().position(|&s| s == options.symmetry);
+            plan = [
+                args.n as u64,
+                symmetry.unwrap_or(0) as u64,
+                options.depth.unwrap_or(0) as u64,
+            ];
+        }
+    }
+    world.process_at_rank(0).broadcast_into(&mut plan[..]);
+    if plan[2] == 0 {
+        // Rank 0 could not plan: it reports why; the others leave quietly.
+        return planned;
+    }
+    options.symmetry = Symmetry::ALL[plan[1] as usize];
+    options.depth = Some(plan[2] as usize);
+    let engine = nqueens::engine(plan[0] as usize, &options, threads).map_err(usage_error)?;
+    if rank != 0 {
+        nqueens::exec::mpi::work(&world, &engine, &pool);
+        return Ok(());
+    }
+    let start = Instant::now();
+    let bar = progress::CountBar::new();
+    let show = |phase| bar.show(phase);
+    let tally = match args.checkpoint.as_deref() {
+        Some(path) => {
+            let header = Header::new(&engine, 0..engine.items());
+            match Journal::open(path, &header) {
+                Ok((journal, contents)) => nqueens::exec::mpi::coordinate(
+                    &world,
+                    &engine,
+                    Some((&journal, &contents)),
+                    &show,
+                )
+                .map_err(|e| journal_error(e, path)),
+                Err(e) => {
+                    // Nothing to hand out: stop the workers, then say why.
+                    stop_workers(&world);
+                    Err(journal_error(e, path))
+                }
+            }
+        }
+        None => Ok(nqueens::exec::mpi::coordinate(
+            &world, &engine, None, &show,
+        )?),
+    };
+    bar.finish();
+    let tally = tally?;
+    let workers = usize::try_from(ranks - 1).unwrap_or(0);
+    let count = Count::of_engine(
+        &engine,
+        tally,
+        threads * workers,
+        start.elapsed().as_secs_f64(),
+    )?;
+    print_report(&Report::new(count, args.unique), args.json)
+}
+
+/// Answers every worker's first request with STOP.
+#[cfg(feature = "mpi")]
+fn stop_workers<C: mpi::traits::Communicator>(world: &C) {
+    use mpi::traits::*;
+    for _ in 1..world.size() {
+        let (_, status) = world
+            .any_process()
+            .receive_vec_with_tag::<u64>(nqueens::exec::mpi::RESULTS);
+        world
+            .process_at_rank(status.source_rank())
+            .send_with_tag(&[0u64; 0][..], nqueens::exec::mpi::STOP);
+    }
+}

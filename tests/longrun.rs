@@ -1,0 +1,330 @@
+//! Long runs end to end: a count killed and resumed from its journal, torn
+//! and corrupt journals, journals of another count, `status`, shards and
+//! `merge`.
+
+use std::path::Path;
+use std::process::{Command as Process, Stdio};
+use std::time::{Duration, Instant};
+
+use assert_cmd::Command;
+use serde_json::Value;
+
+fn nqueens() -> Command {
+    Command::cargo_bin("nqueens").unwrap()
+}
+
+fn json_of(args: &[&str]) -> Value {
+    let output = nqueens().args(args).output().unwrap();
+    assert!(
+        output.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    serde_json::from_slice(&output.stdout).unwrap()
+}
+
+/// Runs a command that must fail with `status`; returns its stderr.
+fn fails(args: &[&str], status: i32) -> String {
+    let output = nqueens().args(args).output().unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr).to_string();
+    assert_eq!(output.status.code(), Some(status), "{args:?}: {stderr}");
+    assert!(output.stdout.is_empty(), "{args:?} printed to stdout");
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    stderr
+}
+
+/// The count's answer, whatever ran it.
+fn answer(json: &Value) -> (Value, Value, Value) {
+    (
+        json["total"].clone(),
+        json["unique"].clone(),
+        json["classes"].clone(),
+    )
+}
+
+/// Starts a count with a journal and kills it (SIGKILL) once the journal
+/// holds a record.
+fn start_and_kill(n: &str, journal: &Path, threads: &str) {
+    let mut child = Process::new(env!("CARGO_BIN_EXE_nqueens"))
+        .args(["count", n, "--threads", threads, "--checkpoint"])
+        .arg(journal)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(60);
+    loop {
+        let lines = std::fs::read_to_string(journal).map_or(0, |t| t.lines().count());
+        if lines > 2 || Instant::now() > deadline {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+}
+
+#[test]
+fn a_killed_count_resumes_from_its_journal_on_any_thread_count_with_the_same_answer() {
+    let dir = tempfile::tempdir().unwrap();
+    let journal = dir.path().join("n17.journal");
+    let path = journal.to_str().unwrap();
+    start_and_kill("17", &journal, "1");
+    let status = json_of(&["status", path, "--json"]);
+    let done = status["done_items"].as_u64().unwrap();
+    assert!(done > 0, "{status}");
+    assert!(!status["complete"].as_bool().unwrap(), "{status}");
+
+    let resumed = json_of(&[
+        "count",
+        "17",
+        "--threads",
+        "2",
+        "--checkpoint",
+        path,
+        "--json",
+    ]);
+    let plain = json_of(&["count", "17", "--json"]);
+    assert_eq!(answer(&resumed), answer(&plain));
+    assert_eq!(resumed["matches_oeis"], true);
+    assert_eq!(resumed["depth"], status["fingerprint"]["depth"]);
+
+    // A finished journal answers at once, and says it is complete.
+    let again = json_of(&["count", "17", "--checkpoint", path, "--json"]);
+    assert_eq!(answer(&again), answer(&plain));
+    assert!(again["elapsed_s"].as_f64().unwrap() < 1.0);
+    assert_eq!(json_of(&["status", path, "--json"])["complete"], true);
+}
+
+#[test]
+fn a_torn_last_record_is_dropped_and_recounted() {
+    let dir = tempfile::tempdir().unwrap();
+    let journal = dir.path().join("j");
+    let path = journal.to_str().unwrap();
+    let whole = json_of(&[
+        "count",
+        "13",
+        "--depth",
+        "5",
+        "--checkpoint",
+        path,
+        "--json",
+    ]);
+    let text = std::fs::read(&journal).unwrap();
+    // Cut the last record in half, as a kill mid-write would.
+    let last = text[..text.len() - 1]
+        .iter()
+        .rposition(|&b| b == b'\n')
+        .unwrap();
+    std::fs::write(&journal, &text[..last + 1 + (text.len() - last) / 2]).unwrap();
+    assert_eq!(
+        json_of(&["status", path, "--json"])["torn_last_record"],
+        true
+    );
+    let resumed = json_of(&[
+        "count",
+        "13",
+        "--depth",
+        "5",
+        "--checkpoint",
+        path,
+        "--json",
+    ]);
+    assert_eq!(answer(&resumed), answer(&whole));
+    assert_eq!(
+        json_of(&["status", path, "--json"])["torn_last_record"],
+        false
+    );
+}
+
+#[test]
+fn a_corrupt_journal_is_an_error_naming_the_file_and_offset() {
+    let dir = tempfile::tempdir().unwrap();
+    let journal = dir.path().join("j");
+    let path = journal.to_str().unwrap();
+    // One record per item: a deep plan, and a journal written in pieces.
+    json_of(&[
+        "count",
+        "12",
+        "--depth",
+        "4",
+        "--checkpoint",
+        path,
+        "--json",
+    ]);
+    let mut text = std::fs::read_to_string(&journal).unwrap();
+    let lines: Vec<String> = text.lines().map(str::to_string).collect();
+    assert!(lines.len() >= 3, "{text}");
+    // Spoil the first record, then append a good one after it, so that the
+    // bad record is not the last (which would count as torn).
+    let offset = lines[0].len() + 1 + lines[1].len() + 1;
+    let at = offset + text[offset..].find("orbit8\":").unwrap() + 8;
+    let digit = text.as_bytes()[at];
+    let other = if digit == b'1' { "2" } else { "1" };
+    text.replace_range(at..at + 1, other);
+    text.push_str(&lines[2]);
+    text.push('\n');
+    std::fs::write(&journal, &text).unwrap();
+    let stderr = fails(&["count", "12", "--checkpoint", path], 1);
+    assert!(
+        stderr.contains(path) && stderr.contains(&format!("corrupt at byte {offset}")),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn a_journal_of_another_count_is_refused_naming_what_differs() {
+    let dir = tempfile::tempdir().unwrap();
+    let journal = dir.path().join("j");
+    let path = journal.to_str().unwrap();
+    json_of(&[
+        "count",
+        "10",
+        "--depth",
+        "3",
+        "--checkpoint",
+        path,
+        "--json",
+    ]);
+    let stderr = fails(&["count", "11", "--checkpoint", path], 2);
+    assert!(
+        stderr.contains("--checkpoint") && stderr.contains("n 10 (asked 11)"),
+        "{stderr}"
+    );
+    let stderr = fails(&["count", "10", "--depth", "4", "--checkpoint", path], 2);
+    assert!(stderr.contains("depth 3 (asked 4)"), "{stderr}");
+    let stderr = fails(
+        &["count", "10", "--symmetry", "mirror", "--checkpoint", path],
+        2,
+    );
+    assert!(stderr.contains("symmetry full (asked mirror)"), "{stderr}");
+    let not_a_journal = dir.path().join("notes.txt");
+    std::fs::write(&not_a_journal, "my notes\n").unwrap();
+    let stderr = fails(
+        &[
+            "count",
+            "10",
+            "--checkpoint",
+            not_a_journal.to_str().unwrap(),
+        ],
+        2,
+    );
+    assert!(stderr.contains("not an nqueens journal"), "{stderr}");
+    assert_eq!(
+        std::fs::read_to_string(&not_a_journal).unwrap(),
+        "my notes\n"
+    );
+}
+
+#[test]
+fn status_describes_a_journal_and_a_shard_in_text() {
+    let dir = tempfile::tempdir().unwrap();
+    let journal = dir.path().join("j");
+    let path = journal.to_str().unwrap();
+    json_of(&["count", "11", "--checkpoint", path, "--json"]);
+    let output = nqueens().args(["status", path]).output().unwrap();
+    let text = String::from_utf8(output.stdout).unwrap();
+    assert!(
+        text.contains("items done") && text.contains("complete"),
+        "{text}"
+    );
+    assert!(text.contains("solutions    2680 so far"), "{text}");
+    let shard = dir.path().join("s.json");
+    let shard = shard.to_str().unwrap();
+    json_of(&["count", "11", "--shard", "1/2", "--out", shard, "--json"]);
+    let output = nqueens().args(["status", shard]).output().unwrap();
+    let text = String::from_utf8(output.stdout).unwrap();
+    assert!(text.starts_with("shard 1/2"), "{text}");
+    let missing = dir.path().join("missing");
+    let stderr = fails(&["status", missing.to_str().unwrap()], 2);
+    assert!(stderr.contains("cannot be read"), "{stderr}");
+}
+
+#[test]
+fn shards_merge_into_the_whole_count_whatever_threads_ran_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let names: Vec<String> = (1..=3)
+        .map(|i| dir.path().join(format!("s{i}.json")).display().to_string())
+        .collect();
+    for (i, name) in names.iter().enumerate() {
+        let shard = format!("{}/3", i + 1);
+        let threads = (i + 1).to_string();
+        let file = json_of(&[
+            "count",
+            "13",
+            "--shard",
+            &shard,
+            "--threads",
+            &threads,
+            "--out",
+            name,
+            "--json",
+        ]);
+        assert_eq!(file["kind"], "nqueens-shard");
+    }
+    let plain = json_of(&["count", "13", "--json"]);
+    let mut args = vec!["merge", "--json", "--unique"];
+    args.extend(names.iter().map(String::as_str));
+    let merged = json_of(&args);
+    assert_eq!(answer(&merged), answer(&plain));
+    assert_eq!(merged["matches_oeis_unique"], true);
+    assert_eq!(merged["shards"], 3);
+
+    // A duplicate that agrees is counted once.
+    args.push(&names[1]);
+    assert_eq!(json_of(&args)["duplicates"], 1);
+
+    // A missing shard is named.
+    let stderr = fails(&["merge", &names[0], &names[2]], 1);
+    assert!(stderr.contains("shards 2 of 3"), "{stderr}");
+
+    // A duplicate that disagrees names both files.
+    let forged = dir.path().join("forged.json").display().to_string();
+    let mut file: Value =
+        serde_json::from_str(&std::fs::read_to_string(&names[1]).unwrap()).unwrap();
+    let orbit8 = file["tally"]["classes"]["orbit8"].as_u64().unwrap();
+    file["tally"]["classes"]["orbit8"] = (orbit8 + 1).into();
+    file["total"] = (8 * (orbit8 + 1)
+        + 4 * file["tally"]["classes"]["orbit4"].as_u64().unwrap()
+        + 2 * file["tally"]["classes"]["orbit2"].as_u64().unwrap())
+    .to_string()
+    .into();
+    std::fs::write(&forged, file.to_string()).unwrap();
+    let stderr = fails(&["merge", &names[0], &names[1], &forged, &names[2]], 1);
+    assert!(
+        stderr.contains(&names[1]) && stderr.contains(&forged),
+        "{stderr}"
+    );
+
+    // Files that are not shards are usage errors naming the file.
+    let junk = dir.path().join("junk.json").display().to_string();
+    std::fs::write(&junk, "{\"kind\": 3}").unwrap();
+    let stderr = fails(&["merge", &names[0], &junk], 2);
+    assert!(stderr.contains(&junk), "{stderr}");
+}
+
+#[test]
+fn shard_flags_are_checked_before_anything_runs() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("s.json");
+    let out = out.to_str().unwrap();
+    fails(&["count", "10", "--shard", "4/3", "--out", out], 2);
+    fails(&["count", "10", "--shard", "0/3", "--out", out], 2);
+    fails(&["count", "10", "--shard", "1/3"], 2);
+    fails(&["count", "10", "--out", out], 2);
+    let stderr = fails(
+        &["count", "10", "--shard", "1/2", "--out", out, "--unique"],
+        2,
+    );
+    assert!(stderr.contains("merge --unique"), "{stderr}");
+    let stderr = fails(&["count", "10", "--algo", "set", "--checkpoint", out], 2);
+    assert!(stderr.contains("--checkpoint"), "{stderr}");
+    assert!(!Path::new(out).exists());
+}
+
+#[cfg(not(feature = "mpi"))]
+#[test]
+fn mpi_without_the_feature_says_how_to_build_it() {
+    let stderr = fails(&["count", "10", "--mpi"], 2);
+    assert!(stderr.contains("--features mpi"), "{stderr}");
+}

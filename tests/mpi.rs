@@ -1,0 +1,90 @@
+//! `count --mpi` under mpirun (three ranks: rank 0 hands out work, two
+//! count): exact totals, and a killed job resumed from its journal. Built
+//! with `--features mpi`; .ci/run installs OpenMPI and runs it.
+#![cfg(feature = "mpi")]
+
+use std::path::Path;
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+use nqueens::oeis::{known_total, known_unique};
+use serde_json::Value;
+
+fn mpirun(ranks: usize) -> Command {
+    let mut command = Command::new("mpirun");
+    command
+        .args(["--allow-run-as-root", "--oversubscribe", "-np"])
+        .arg(ranks.to_string())
+        .arg(env!("CARGO_BIN_EXE_nqueens"));
+    command
+}
+
+fn json(output: &Output) -> Value {
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    serde_json::from_slice(&output.stdout).unwrap()
+}
+
+#[test]
+fn three_ranks_count_exactly() {
+    for n in 12..=14 {
+        let output = mpirun(3)
+            .args(["count", &n.to_string(), "--mpi", "--threads", "1", "--json"])
+            .output()
+            .unwrap();
+        let result = json(&output);
+        assert_eq!(result["total"].as_u64(), known_total(n), "n = {n}");
+        assert_eq!(result["unique"].as_u64(), known_unique(n), "n = {n}");
+        assert_eq!(result["threads"], 2, "two workers of one thread");
+    }
+}
+
+#[test]
+fn a_killed_mpi_job_resumes_from_its_journal() {
+    let dir = tempfile::tempdir().unwrap();
+    let journal = dir.path().join("mpi.journal");
+    let mut job = mpirun(3)
+        .args(["count", "17", "--mpi", "--threads", "1", "--checkpoint"])
+        .arg(&journal)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    wait_for_a_record(&journal);
+    // SIGTERM: mpirun passes it on to every rank.
+    unsafe { libc::kill(job.id() as i32, libc::SIGTERM) };
+    job.wait().unwrap();
+
+    let status = Command::new(env!("CARGO_BIN_EXE_nqueens"))
+        .args(["status", "--json"])
+        .arg(&journal)
+        .output()
+        .unwrap();
+    let status = json(&status);
+    assert!(status["done_items"].as_u64().unwrap() > 0, "{status}");
+    assert_eq!(status["complete"], false, "{status}");
+
+    let resumed = mpirun(3)
+        .args(["count", "17", "--mpi", "--json", "--checkpoint"])
+        .arg(&journal)
+        .output()
+        .unwrap();
+    let resumed = json(&resumed);
+    assert_eq!(resumed["total"].as_u64(), known_total(17));
+    assert_eq!(resumed["unique"].as_u64(), known_unique(17));
+}
+
+fn wait_for_a_record(journal: &Path) {
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while Instant::now() < deadline {
+        let lines = std::fs::read_to_string(journal).map_or(0, |t| t.lines().count());
+        if lines > 2 {
+            return;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    panic!("no record in {} after 60 s", journal.display());
+}

@@ -22,6 +22,10 @@ layers    the layered engine (work items, bounded planning): `count 16
           refusals of `count 20 --depth 9`, `count 24 --depth 14` and
           `count 32 --depth 16` (exit status 2).
 
+longrun   the journal's cost: `count 17 --threads 2 --checkpoint FILE` (a new
+          journal every run) against the same count without one, target
+          <= 1.01; the same for `count 16 --depth 7` (48,000 work items).
+
 Every run uses the kernel the binary picks (the lanes where the CPU has
 AVX-512) unless the comparison names `--kernel scalar`.
 
@@ -152,7 +156,26 @@ def symmetry(binary, refcount, baseline=None):
     return comparisons, []
 
 
-SUITES = {"core": core, "symmetry": symmetry, "layers": layers}
+def journaled(binary, n, *flags):
+    """count with a new journal each run (the old one removed first)."""
+    journal = f"/tmp/nqueens-targets-{n}.journal"
+    words = " ".join([binary, "count", str(n), "--json", *flags, "--checkpoint", journal])
+    return ["sh", "-c", f"rm -f {journal} && exec {words}"]
+
+
+def longrun(binary, refcount, baseline=None):
+    comparisons = [
+        ("count 17 --threads 2 --checkpoint / count 17 --threads 2", "<= 1.01",
+         journaled(binary, 17, "--threads", "2"), ours(17),
+         count(binary, 17, "--threads", "2"), ours(17)),
+        ("count 16 --depth 7 --checkpoint / count 16 --depth 7", "<= 1.01",
+         journaled(binary, 16, "--depth", "7"), ours(16),
+         count(binary, 16, "--depth", "7"), ours(16)),
+    ]
+    return comparisons, []
+
+
+SUITES = {"core": core, "symmetry": symmetry, "layers": layers, "longrun": longrun}
 
 
 def main():

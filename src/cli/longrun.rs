@@ -210,7 +210,6 @@ struct JournalStatus {
     partial_total: String,
     partial_unique: Option<u64>,
     wall_s: f64,
-    cpu_s: f64,
     /// Wall seconds left at the pace so far, by the items' estimated cost.
     estimated_left_s: Option<f64>,
     records: usize,
@@ -235,7 +234,6 @@ impl JournalStatus {
             partial_total: contents.tally.total().to_string(),
             partial_unique: full.then(|| contents.tally.classes.unique()),
             wall_s: contents.wall_s,
-            cpu_s: contents.cpu_s,
             estimated_left_s: left,
             records: contents.records,
             torn_last_record: contents.torn,
@@ -328,12 +326,7 @@ impl JournalStatus {
         if let Some(unique) = self.partial_unique {
             writeln!(out, "  unique       {unique} so far")?;
         }
-        writeln!(
-            out,
-            "  time spent   {} wall, {} thread time",
-            duration(self.wall_s),
-            duration(self.cpu_s)
-        )?;
+        writeln!(out, "  time spent   {}", duration(self.wall_s))?;
         match self.estimated_left_s {
             Some(left) => writeln!(out, "  time left    about {} at this pace", duration(left))?,
             None => writeln!(out, "  time left    unknown until an item finishes")?,

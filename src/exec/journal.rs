@@ -9,16 +9,16 @@
 //! ```text
 //! nqueens-journal 1
 //! {"fingerprint":{…},"items":[0,502],"total_items":502,"program":"nqueens 0.1.0 (git …)"} 1f0c93aa
-//! {"items":[0,3],"tally":{"weighted":0,"classes":{…}},"cpu_s":0.41,"wall_s":1.02} 7e11c0b5
-//! {"items":[5,6],"tally":{…},"cpu_s":0.12,"wall_s":0.0} 09d2e4c1
+//! {"items":[0,3],"tally":{"weighted":0,"classes":{…}},"wall_s":1.02} 7e11c0b5
+//! {"items":[5,6],"tally":{…},"wall_s":0.0} 09d2e4c1
 //! ```
 //!
 //! The header (format version, the engine's [`Fingerprint`], the range of
 //! items the journal covers and the program that wrote it) is written whole
 //! before any record, through a temporary file and a rename, so it is never
 //! torn. Each record holds a range of finished items, what they add up to,
-//! the thread-seconds they took (`cpu_s`) and the wall-clock seconds of the
-//! run since its previous record (`wall_s`). Records are batched: workers
+//! and the wall-clock seconds of the run since its previous record
+//! (`wall_s`: they add up to the time the runs spent counting). Records are batched: workers
 //! hand finished items to the journal, which writes and `fsync`s them at
 //! most once a second, so the disk costs far below 1% of a count.
 //!
@@ -122,7 +122,6 @@ impl Header {
 struct Record {
     items: [usize; 2],
     tally: Tally,
-    cpu_s: f64,
     wall_s: f64,
 }
 
@@ -174,8 +173,6 @@ pub struct Contents {
     pub done: Vec<Range<usize>>,
     /// What they add up to.
     pub tally: Tally,
-    /// The thread-seconds they took.
-    pub cpu_s: f64,
     /// The wall-clock seconds the runs that wrote them took.
     pub wall_s: f64,
     /// The number of valid records.
@@ -254,7 +251,6 @@ fn parse(path: &Path, bytes: &[u8]) -> Result<Contents, JournalError> {
     let mut contents = Contents {
         done: Vec::new(),
         tally: Tally::default(),
-        cpu_s: 0.0,
         wall_s: 0.0,
         records: 0,
         valid_len: lines.offset as u64,
@@ -282,7 +278,6 @@ fn parse(path: &Path, bytes: &[u8]) -> Result<Contents, JournalError> {
             Ok(record) => {
                 spans.push(record.items[0]..record.items[1]);
                 contents.tally.add(record.tally);
-                contents.cpu_s += record.cpu_s;
                 contents.wall_s += record.wall_s;
                 contents.records += 1;
                 contents.valid_len = lines.offset as u64;
@@ -372,8 +367,8 @@ pub struct Journal {
 
 struct Writer {
     file: File,
-    /// Finished items not written yet: (item, tally, thread-seconds).
-    pending: Vec<(usize, Tally, f64)>,
+    /// Finished items not written yet.
+    pending: Vec<(usize, Tally)>,
     last_flush: Instant,
 }
 
@@ -433,9 +428,9 @@ impl Journal {
     ///
     /// # Errors
     /// [`JournalError::Io`] if the write fails.
-    pub fn record(&self, item: usize, tally: Tally, cpu_s: f64) -> Result<(), JournalError> {
+    pub fn record(&self, item: usize, tally: Tally) -> Result<(), JournalError> {
         let mut writer = self.writer.lock().unwrap_or_else(|e| e.into_inner());
-        writer.pending.push((item, tally, cpu_s));
+        writer.pending.push((item, tally));
         if writer.last_flush.elapsed() >= FLUSH_EVERY {
             self.write(&mut writer)?;
         }
@@ -457,20 +452,18 @@ impl Journal {
         if writer.pending.is_empty() {
             return Ok(());
         }
-        writer.pending.sort_unstable_by_key(|&(item, _, _)| item);
+        writer.pending.sort_unstable_by_key(|&(item, _)| item);
         // Consecutive items go into one record.
         let mut records: Vec<Record> = Vec::new();
-        for &(item, tally, cpu_s) in &writer.pending {
+        for &(item, tally) in &writer.pending {
             match records.last_mut() {
                 Some(r) if r.items[1] == item => {
                     r.items[1] += 1;
                     r.tally.add(tally);
-                    r.cpu_s += cpu_s;
                 }
                 _ => records.push(Record {
                     items: [item, item + 1],
                     tally,
-                    cpu_s,
                     wall_s: if records.is_empty() { wall_s } else { 0.0 },
                 }),
             }
@@ -534,9 +527,8 @@ pub fn count(
         .into_par_iter()
         .with_max_len(1)
         .map(|item| {
-            let start = Instant::now();
             let tally = engine.count(item..item + 1);
-            journal.record(item, tally, start.elapsed().as_secs_f64())?;
+            journal.record(item, tally)?;
             let finished = done.fetch_add(1, Ordering::Relaxed) + 1;
             progress(Phase::Counting {
                 done: finished,
@@ -596,7 +588,6 @@ mod tests {
         Record {
             items,
             tally: tally(orbit8),
-            cpu_s: 0.5,
             wall_s: 0.25,
         }
     }
@@ -609,7 +600,7 @@ mod tests {
         assert_eq!(contents.tally, tally(10));
         assert_eq!(contents.remaining(), vec![5, 7, 8, 9]);
         assert_eq!(contents.records, 3);
-        assert_eq!(contents.cpu_s, 1.5);
+        assert_eq!(contents.wall_s, 0.75);
         assert!(!contents.torn && !contents.is_complete());
         assert_eq!(contents.valid_len, text.len() as u64);
     }

@@ -11,13 +11,12 @@
 //! Messages are vectors of `u64`:
 //! - worker to rank 0 (tag [`RESULTS`]): its thread count, then for each
 //!   item of the batch just counted: the item, the weighted sum (low and
-//!   high words), the four orbit classes and the thread-seconds (`f64`
-//!   bits); the first message has no items.
+//!   high words) and the four orbit classes; the first message has no
+//!   items.
 //! - rank 0 to a worker: the items of its next batch (tag [`WORK`]), or
 //!   nothing (tag [`STOP`]).
 
 use std::collections::HashMap;
-use std::time::Instant;
 
 use mpi::topology::Rank;
 use mpi::traits::*;
@@ -36,7 +35,7 @@ pub const STOP: i32 = 2;
 pub const RESULTS: i32 = 3;
 
 /// Words per item in a results message.
-const WORDS_PER_RESULT: usize = 8;
+const WORDS_PER_RESULT: usize = 7;
 
 /// Runs rank 0's side: hands out the items not yet in `contents` (all of
 /// `engine`'s items when there is no journal), largest estimated cost
@@ -77,11 +76,11 @@ pub fn coordinate<C: Communicator>(
         let (words, status) = world.any_process().receive_vec_with_tag::<u64>(RESULTS);
         let threads = words.first().copied().unwrap_or(1).max(1) as usize;
         for result in words[1..].chunks_exact(WORDS_PER_RESULT) {
-            let (item, item_tally, cpu_s) = decode(result);
+            let (item, item_tally) = decode(result);
             tally.add(item_tally);
             done += 1;
             if let (Some((journal, _)), None) = (journal, &failure) {
-                if let Err(e) = journal.record(item, item_tally, cpu_s) {
+                if let Err(e) = journal.record(item, item_tally) {
                     failure = Some(e);
                 }
             }
@@ -124,26 +123,21 @@ pub fn work<C: Communicator>(world: &C, engine: &dyn Engine, pool: &rayon::Threa
         if status.tag() != WORK {
             return;
         }
-        let results: Vec<(usize, Tally, f64)> = pool.install(|| {
+        let results: Vec<(usize, Tally)> = pool.install(|| {
             items
                 .par_iter()
                 .with_max_len(1)
-                .map(|&item| {
-                    let item = item as usize;
-                    let start = Instant::now();
-                    let tally = engine.count(item..item + 1);
-                    (item, tally, start.elapsed().as_secs_f64())
-                })
+                .map(|&item| (item as usize, engine.count(item as usize..item as usize + 1)))
                 .collect()
         });
         message.truncate(1);
-        for (item, tally, cpu_s) in results {
-            message.extend(encode(item, tally, cpu_s));
+        for (item, tally) in results {
+            message.extend(encode(item, tally));
         }
     }
 }
 
-fn encode(item: usize, tally: Tally, cpu_s: f64) -> [u64; WORDS_PER_RESULT] {
+fn encode(item: usize, tally: Tally) -> [u64; WORDS_PER_RESULT] {
     let c = tally.classes;
     [
         item as u64,
@@ -153,11 +147,10 @@ fn encode(item: usize, tally: Tally, cpu_s: f64) -> [u64; WORDS_PER_RESULT] {
         c.orbit4,
         c.orbit2,
         c.orbit1,
-        cpu_s.to_bits(),
     ]
 }
 
-fn decode(words: &[u64]) -> (usize, Tally, f64) {
+fn decode(words: &[u64]) -> (usize, Tally) {
     let tally = Tally {
         weighted: u128::from(words[1]) | u128::from(words[2]) << 64,
         classes: Classes {
@@ -167,7 +160,7 @@ fn decode(words: &[u64]) -> (usize, Tally, f64) {
             orbit1: words[6],
         },
     };
-    (words[0] as usize, tally, f64::from_bits(words[7]))
+    (words[0] as usize, tally)
 }
 
 #[cfg(test)]
@@ -185,6 +178,6 @@ mod tests {
                 orbit1: 4,
             },
         };
-        assert_eq!(decode(&encode(42, tally, 1.25)), (42, tally, 1.25));
+        assert_eq!(decode(&encode(42, tally)), (42, tally));
     }
 }

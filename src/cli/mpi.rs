@@ -70,7 +70,10 @@ pub fn count(args: &CountArgs, mut options: Options) -> anyhow::Result<()> {
     }
     options.symmetry = Symmetry::ALL[plan[1] as usize];
     options.depth = Some(plan[2] as usize);
-    let engine = nqueens::engine(plan[0] as usize, &options, threads).map_err(usage_error)?;
+    let n = plan[0] as usize;
+    let engine = pool
+        .install(|| nqueens::engine(n, &options, threads))
+        .map_err(usage_error)?;
     if rank != 0 {
         nqueens::exec::mpi::work(&world, &engine, &pool);
         return Ok(());

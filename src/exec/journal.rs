@@ -36,7 +36,7 @@ use std::fs::{File, OpenOptions};
 use std::io::{self, Write};
 use std::ops::Range;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
@@ -194,19 +194,23 @@ impl Contents {
         self.done_items() == self.header.range().len()
     }
 
-    /// The journal's items not finished yet, in order.
-    pub fn remaining(&self) -> Vec<usize> {
+    /// The journal's items not finished yet, as sorted ranges.
+    pub fn remaining_ranges(&self) -> Vec<Range<usize>> {
         let mut out = Vec::new();
         let mut next = self.header.items[0];
-        for range in self
-            .done
-            .iter()
-            .chain([&(self.header.items[1]..usize::MAX)])
-        {
-            out.extend(next..range.start);
+        let end = self.header.items[1]..usize::MAX;
+        for range in self.done.iter().chain([&end]) {
+            if range.start > next {
+                out.push(next..range.start);
+            }
             next = range.end;
         }
         out
+    }
+
+    /// The journal's items not finished yet, in order.
+    pub fn remaining(&self) -> Vec<usize> {
+        self.remaining_ranges().into_iter().flatten().collect()
     }
 }
 
@@ -362,14 +366,27 @@ fn line<T: Serialize>(value: &T) -> String {
 /// An open journal, appending finished items.
 pub struct Journal {
     path: PathBuf,
+    /// Finished items not written yet, a slot per worker thread (by rayon
+    /// index), so that workers never wait for each other or share a cache
+    /// line to note an item.
+    slots: Vec<Slot>,
     writer: Mutex<Writer>,
+    /// When the next write is due, in nanoseconds since `epoch`.
+    due_ns: AtomicU64,
+    epoch: Instant,
 }
+
+/// A slot of finished items, on a cache line of its own.
+#[repr(align(128))]
+#[derive(Default)]
+struct Slot(Mutex<Vec<(usize, Tally)>>);
+
+/// How many slots: threads beyond share them.
+const SLOTS: usize = 64;
 
 struct Writer {
     file: File,
-    /// Finished items not written yet.
-    pending: Vec<(usize, Tally)>,
-    last_flush: Instant,
+    last_write: Instant,
 }
 
 impl Journal {
@@ -412,27 +429,34 @@ impl Journal {
             file.set_len(contents.valid_len).map_err(io_error)?;
             file.sync_data().map_err(io_error)?;
         }
+        let epoch = Instant::now();
         let journal = Journal {
             path: path.to_path_buf(),
+            slots: (0..SLOTS).map(|_| Slot::default()).collect(),
             writer: Mutex::new(Writer {
                 file,
-                pending: Vec::new(),
-                last_flush: Instant::now(),
+                last_write: epoch,
             }),
+            due_ns: AtomicU64::new(FLUSH_EVERY.as_nanos() as u64),
+            epoch,
         };
         Ok((journal, contents))
     }
 
     /// Notes a finished item; writes and syncs the items noted so far if
-    /// the last write is [`FLUSH_EVERY`] old.
+    /// the last write is [`FLUSH_EVERY`] old (unless another thread is
+    /// writing them).
     ///
     /// # Errors
     /// [`JournalError::Io`] if the write fails.
     pub fn record(&self, item: usize, tally: Tally) -> Result<(), JournalError> {
-        let mut writer = self.writer.lock().unwrap_or_else(|e| e.into_inner());
-        writer.pending.push((item, tally));
-        if writer.last_flush.elapsed() >= FLUSH_EVERY {
-            self.write(&mut writer)?;
+        let slot = rayon::current_thread_index().unwrap_or(0) % SLOTS;
+        lock(&self.slots[slot].0).push((item, tally));
+        let now_ns = self.epoch.elapsed().as_nanos() as u64;
+        if now_ns >= self.due_ns.load(Ordering::Relaxed) {
+            if let Ok(mut writer) = self.writer.try_lock() {
+                return self.write(&mut writer);
+            }
         }
         Ok(())
     }
@@ -442,20 +466,25 @@ impl Journal {
     /// # Errors
     /// [`JournalError::Io`] if the write fails.
     pub fn flush(&self) -> Result<(), JournalError> {
-        let mut writer = self.writer.lock().unwrap_or_else(|e| e.into_inner());
-        self.write(&mut writer)
+        self.write(&mut lock(&self.writer))
     }
 
     fn write(&self, writer: &mut Writer) -> Result<(), JournalError> {
-        let wall_s = writer.last_flush.elapsed().as_secs_f64();
-        writer.last_flush = Instant::now();
-        if writer.pending.is_empty() {
+        let wall_s = writer.last_write.elapsed().as_secs_f64();
+        writer.last_write = Instant::now();
+        let due = self.epoch.elapsed() + FLUSH_EVERY;
+        self.due_ns.store(due.as_nanos() as u64, Ordering::Relaxed);
+        let mut pending: Vec<(usize, Tally)> = Vec::new();
+        for slot in &self.slots {
+            pending.append(&mut lock(&slot.0));
+        }
+        if pending.is_empty() {
             return Ok(());
         }
-        writer.pending.sort_unstable_by_key(|&(item, _)| item);
+        pending.sort_unstable_by_key(|&(item, _)| item);
         // Consecutive items go into one record.
         let mut records: Vec<Record> = Vec::new();
-        for &(item, tally) in &writer.pending {
+        for &(item, tally) in &pending {
             match records.last_mut() {
                 Some(r) if r.items[1] == item => {
                     r.items[1] += 1;
@@ -477,10 +506,14 @@ impl Journal {
             source,
         };
         writer.file.write_all(text.as_bytes()).map_err(io_error)?;
-        writer.file.sync_data().map_err(io_error)?;
-        writer.pending.clear();
-        Ok(())
+        writer.file.sync_data().map_err(io_error)
     }
+}
+
+/// Locks a mutex, whether or not a thread panicked holding it (what it
+/// guards stays consistent: whole entries are pushed or drained).
+fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(|e| e.into_inner())
 }
 
 /// Writes a journal holding only `header`, through a temporary file and a
@@ -522,21 +555,33 @@ pub fn count(
         done: done.load(Ordering::Relaxed),
         items: all,
     });
-    let fresh = contents
-        .remaining()
-        .into_par_iter()
-        .with_max_len(1)
-        .map(|item| {
-            let tally = engine.count(item..item + 1);
-            journal.record(item, tally)?;
-            let finished = done.fetch_add(1, Ordering::Relaxed) + 1;
-            progress(Phase::Counting {
-                done: finished,
-                items: all,
-            });
-            Ok(tally)
-        })
-        .try_reduce(Tally::default, |a, b| Ok(a.sum(b)));
+    let count_item = |item: usize| {
+        let tally = engine.count(item..item + 1);
+        journal.record(item, tally)?;
+        let finished = done.fetch_add(1, Ordering::Relaxed) + 1;
+        progress(Phase::Counting {
+            done: finished,
+            items: all,
+        });
+        Ok(tally)
+    };
+    let sum = |a: Tally, b: Tally| Ok(a.sum(b));
+    let remaining = contents.remaining_ranges();
+    // Like the pool: the range of items split down to single items (a
+    // fresh journal has one range; a resumed one, the gaps between runs).
+    let fresh = match remaining.as_slice() {
+        [items] => items
+            .clone()
+            .into_par_iter()
+            .with_max_len(1)
+            .map(count_item)
+            .try_reduce(Tally::default, sum),
+        _ => remaining
+            .into_par_iter()
+            .flat_map(|items| items.into_par_iter().with_max_len(1))
+            .map(count_item)
+            .try_reduce(Tally::default, sum),
+    };
     // Whatever happened, what finished reaches the disk.
     let flushed = journal.flush();
     let fresh = fresh?;

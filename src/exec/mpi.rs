@@ -127,7 +127,12 @@ pub fn work<C: Communicator>(world: &C, engine: &dyn Engine, pool: &rayon::Threa
             items
                 .par_iter()
                 .with_max_len(1)
-                .map(|&item| (item as usize, engine.count(item as usize..item as usize + 1)))
+                .map(|&item| {
+                    (
+                        item as usize,
+                        engine.count(item as usize..item as usize + 1),
+                    )
+                })
                 .collect()
         });
         message.truncate(1);

@@ -329,10 +329,21 @@ impl Plan {
 
     /// The subproblem with index `index`.
     pub fn subproblem(&self, index: usize) -> Subproblem {
-        let segment = self.segments[self.segment_of(index)];
+        self.decode(self.segments[self.segment_of(index)].family, index)
+    }
+
+    /// The subproblems of work item `item`, decoded.
+    pub fn item_subproblems(&self, item: usize) -> impl Iterator<Item = Subproblem> + '_ {
+        let range = self.item(item);
+        let family = self.segments[self.segment_of(range.start)].family;
+        range.map(move |index| self.decode(family, index))
+    }
+
+    /// Subproblem `index`, of `family`.
+    fn decode(&self, family: Family, index: usize) -> Subproblem {
         let Stored { state, placed } = self.stored[index];
         let placed_rows = state.rows_placed();
-        let row = match segment.family {
+        let row = match family {
             // The column-0 queen is in the masks from the start, and a cut
             // never stops on its row.
             Family::Side { bound1 } => {
@@ -347,7 +358,7 @@ impl Plan {
         };
         Subproblem {
             state,
-            family: segment.family,
+            family,
             row,
             placed,
         }
@@ -387,9 +398,8 @@ impl Plan {
     /// for each row below.
     pub fn item_cost(&self, item: usize) -> f64 {
         let full = full_mask(self.n);
-        self.item(item)
-            .map(|i| {
-                let s = self.subproblem(i);
+        self.item_subproblems(item)
+            .map(|s| {
                 let rows_left = self.n.saturating_sub(s.row) as i32;
                 let free = f64::from(s.state.free(full).count_ones());
                 1.0 + free * 3f64.powi((rows_left - 1).max(0))

@@ -49,6 +49,10 @@ impl CountBar {
                         "{elapsed_precise} [{bar:30}] {pos}/{len} work items, ETA {eta}",
                     ));
                     self.bar.set_length(items as u64);
+                    // A resumed count starts with items done: the ETA is
+                    // the pace of this run over what is left.
+                    self.bar.set_position(done as u64);
+                    self.bar.reset_eta();
                 }
                 self.bar.set_position(done as u64);
             }

@@ -5,7 +5,7 @@
 //! 1 when a count fails, `verify` finds a mismatch or `bench` a wrong count,
 //! 2 on a usage error.
 
-use std::io;
+use std::io::{self, Write};
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
@@ -59,7 +59,10 @@ enum Command {
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(err) => return clap_exit(err),
+    };
     let result = match cli.command {
         Command::Count(args) => cli::count::run(args),
         Command::Solve(args) => cli::solve::run(args),
@@ -78,6 +81,28 @@ fn main() -> ExitCode {
                 eprintln!("\nFor more information, try '--help'.");
             }
             ExitCode::from(status)
+        }
+    }
+}
+
+/// What clap has to say instead of running: `--help` and `--version` on
+/// stdout (a failed write is an error, a reader gone early is not), usage
+/// errors on stderr with status 2.
+fn clap_exit(err: clap::Error) -> ExitCode {
+    use clap::error::ErrorKind;
+    if !matches!(
+        err.kind(),
+        ErrorKind::DisplayHelp | ErrorKind::DisplayVersion
+    ) {
+        err.exit();
+    }
+    let mut out = io::stdout().lock();
+    match write!(out, "{}", err.render()).and_then(|()| out.flush()) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: cannot write to stdout: {e}");
+            ExitCode::from(1)
         }
     }
 }

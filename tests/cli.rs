@@ -431,3 +431,196 @@ fn bench_rejects_bad_lists_and_counts_before_writing_anything() {
     );
     assert!(!dir.path().join("never").exists());
 }
+
+#[test]
+fn bench_rejects_negative_list_values_and_serial_only_flags_by_name() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("never");
+    let out = out.to_str().unwrap();
+    rejects(
+        &["bench", "--n", "-3", "--out", out],
+        "--n <LIST>",
+        "1..=32",
+    );
+    rejects(
+        &["bench", "--threads", "-1", "--out", out],
+        "--threads <LIST>",
+        "1..=1024",
+    );
+    rejects(
+        &["bench", "--depth", "-2", "--out", out],
+        "--depth <LIST>",
+        "1..=32",
+    );
+    for flag in [["--symmetry", "full"], ["--depth", "2"], ["--threads", "2"]] {
+        rejects(
+            &[
+                "bench",
+                "--algo",
+                "set,board",
+                flag[0],
+                flag[1],
+                "--out",
+                out,
+            ],
+            flag[0],
+            "applies only to --algo parallel",
+        );
+    }
+    assert!(!dir.path().join("never").exists());
+}
+
+#[test]
+fn bench_runs_each_algorithm_once_in_the_order_given() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("sweep");
+    let output = nqueens()
+        .args([
+            "bench",
+            "--n",
+            "6",
+            "--algo",
+            "set,parallel,set",
+            "--threads",
+            "1",
+        ])
+        .args(["--runs", "1", "--out"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(output.status.success());
+    let csv = std::fs::read_to_string(out.join("sweep.csv")).unwrap();
+    let algorithms: Vec<&str> = csv
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').next().unwrap())
+        .collect();
+    assert_eq!(algorithms, vec!["set", "parallel"]);
+}
+
+#[test]
+fn bench_refuses_a_folder_holding_another_sweep_unless_forced_and_clears_stale_temporaries() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("sweep");
+    let tiny = |extra: &[&str]| {
+        nqueens()
+            .args([
+                "bench",
+                "--n",
+                "6",
+                "--threads",
+                "1",
+                "--runs",
+                "1",
+                "--out",
+            ])
+            .arg(&out)
+            .args(extra)
+            .output()
+            .unwrap()
+    };
+    assert!(tiny(&[]).status.success());
+    std::fs::write(out.join(".sweep.csv.99999.nqueens-tmp"), "stale").unwrap();
+    let again = tiny(&[]);
+    assert_eq!(again.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&again.stderr).contains("--force"));
+    assert!(tiny(&["--force"]).status.success());
+    let names: Vec<String> = std::fs::read_dir(&out)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    assert!(names.iter().all(|n| !n.starts_with('.')), "{names:?}");
+}
+
+#[test]
+fn bench_whose_reader_goes_away_still_writes_every_file() {
+    use std::process::{Command as Process, Stdio};
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("sweep");
+    let mut child = Process::new(env!("CARGO_BIN_EXE_nqueens"))
+        .args([
+            "bench",
+            "--n",
+            "8,9",
+            "--threads",
+            "1,2",
+            "--runs",
+            "1",
+            "--out",
+        ])
+        .arg(&out)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take()); // like `| true`
+    assert!(child.wait().unwrap().success());
+    let readme = std::fs::read_to_string(out.join("README.md")).unwrap();
+    assert!(readme.contains("Complete: 4 of 4 points"), "{readme}");
+    assert!(out.join("speedup.svg").exists());
+}
+
+#[test]
+fn an_interrupted_bench_leaves_agreeing_files_marked_incomplete() {
+    use std::process::{Command as Process, Stdio};
+    use std::time::{Duration, Instant};
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("sweep");
+    // A quick first point, then a long one to interrupt.
+    let mut child = Process::new(env!("CARGO_BIN_EXE_nqueens"))
+        .args([
+            "bench",
+            "--n",
+            "8,18",
+            "--threads",
+            "1",
+            "--runs",
+            "1",
+            "--out",
+        ])
+        .arg(&out)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while Instant::now() < deadline {
+        let rows = std::fs::read_to_string(out.join("sweep.csv")).map_or(0, |c| c.lines().count());
+        if rows >= 2 {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
+    let status = child.wait().unwrap();
+    assert_eq!(status.code(), Some(130));
+    let readme = std::fs::read_to_string(out.join("README.md")).unwrap();
+    assert!(readme.contains("**Incomplete**: 1 of 2 points"), "{readme}");
+    let csv = std::fs::read_to_string(out.join("sweep.csv")).unwrap();
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("sweep.json")).unwrap()).unwrap();
+    assert_eq!(
+        csv.lines().count() - 1,
+        json["rows"].as_array().unwrap().len()
+    );
+    let names: Vec<String> = std::fs::read_dir(&out)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    assert!(names.iter().all(|n| !n.starts_with('.')), "{names:?}");
+}
+
+#[test]
+fn help_that_cannot_be_written_is_an_error_not_a_silent_success() {
+    let full = std::fs::OpenOptions::new()
+        .write(true)
+        .open("/dev/full")
+        .unwrap();
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_nqueens"))
+        .arg("--help")
+        .stdout(full)
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("cannot write"));
+}

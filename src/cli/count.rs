@@ -6,7 +6,7 @@ use nqueens::{Error, Options, Symmetry};
 
 use super::args::{reject_parallel_only, CountArgs};
 use super::report::{write_report, Report};
-use super::{progress, thread_pool, UsageError};
+use super::{progress, signals, thread_pool, UsageError};
 
 pub fn run(args: CountArgs) -> anyhow::Result<()> {
     let options = options(&args)?;
@@ -15,6 +15,8 @@ pub fn run(args: CountArgs) -> anyhow::Result<()> {
     }
     let pool = thread_pool(args.threads)?;
     let bar = progress::CountBar::new();
+    let shown = bar.handle();
+    signals::on_interrupt(move || shown.finish_and_clear());
     let result = pool.install(|| nqueens::count_with_progress(args.n, &options, &|p| bar.show(p)));
     bar.finish();
     let count = result.map_err(usage_error)?;

@@ -4,6 +4,7 @@
 
 use std::io::{self, Write};
 use std::path::Path;
+use std::sync::Arc;
 use std::time::Instant;
 
 use anyhow::Context;
@@ -18,7 +19,7 @@ use serde::Serialize;
 use super::args::{CountArgs, MergeArgs, StatusArgs};
 use super::count::{print_report, usage_error};
 use super::report::Report;
-use super::{progress, thread_pool, Mismatch, UsageError};
+use super::{progress, signals, thread_pool, Mismatch, UsageError};
 
 /// The threads per shard the automatic depth of a sharded count plans for:
 /// every shard gets at least 64 work items for each of them.
@@ -44,12 +45,30 @@ pub fn count(args: &CountArgs, mut options: Options) -> anyhow::Result<()> {
     let start = Instant::now();
     let bar = progress::CountBar::new();
     let show = |phase| bar.show(phase);
-    let tally = pool.install(|| match args.checkpoint.as_deref() {
+    let journal = match args.checkpoint.as_deref() {
         Some(path) => {
             let header = Header::new(&engine, items.clone());
             let (journal, contents) =
                 Journal::open(path, &header).map_err(|e| journal_error(e, path))?;
-            journal::count(&engine, &journal, &contents, &show).map_err(|e| journal_error(e, path))
+            Some((path, Arc::new(journal), contents))
+        }
+        None => None,
+    };
+    // Ctrl-C or SIGTERM: what finished reaches the journal, the progress
+    // line is cleared.
+    let (shown, synced) = (
+        bar.handle(),
+        journal.as_ref().map(|(_, j, _)| Arc::clone(j)),
+    );
+    signals::on_interrupt(move || {
+        shown.finish_and_clear();
+        if let Some(journal) = synced {
+            let _ = journal.flush();
+        }
+    });
+    let tally = pool.install(|| match &journal {
+        Some((path, journal, contents)) => {
+            journal::count(&engine, journal, contents, &show).map_err(|e| journal_error(e, path))
         }
         None => Ok(pool::count_items(&engine, items.clone(), &show)),
     });

@@ -9,10 +9,9 @@ pub mod longrun;
 pub mod mpi;
 pub mod progress;
 pub mod report;
+pub mod signals;
 pub mod solve;
 pub mod verify;
-
-use anyhow::Context;
 
 /// A mistake in the command line: printed once, exit status 2.
 #[derive(Debug, thiserror::Error)]
@@ -32,10 +31,14 @@ pub struct UsageError {
 pub struct Mismatch(pub String);
 
 /// A rayon pool of `threads` workers (all logical cores by default).
+///
+/// # Errors
+/// If the system cannot start that many threads: one message, with the
+/// system's reason once (rayon's error repeats it as its source).
 pub fn thread_pool(threads: Option<usize>) -> anyhow::Result<rayon::ThreadPool> {
     let threads = threads.unwrap_or_else(num_cpus::get);
     rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()
-        .with_context(|| format!("could not start {threads} worker threads"))
+        .map_err(|e| anyhow::anyhow!("could not start {threads} worker threads: {e}"))
 }

@@ -59,6 +59,11 @@ impl CountBar {
         }
     }
 
+    /// The bar itself, to clear from another thread (an interrupt).
+    pub fn handle(&self) -> ProgressBar {
+        self.bar.clone()
+    }
+
     /// Clears the bar, leaving the terminal line empty.
     pub fn finish(&self) {
         self.bar.finish_and_clear();

@@ -19,6 +19,8 @@ pub struct Machine {
     pub kernel: String,
     /// UTC, `YYYY-MM-DD`.
     pub date: String,
+    /// UTC, `HHMMSS`: with the date, names a sweep's default folder.
+    pub time: String,
 }
 
 impl Machine {
@@ -34,6 +36,7 @@ impl Machine {
             build_profile: build_profile(),
             kernel: nqueens::Kernel::fastest().to_string(),
             date: utc_date(SystemTime::now()),
+            time: utc_time(SystemTime::now()),
         }
     }
 
@@ -107,6 +110,17 @@ pub fn utc_date(time: SystemTime) -> String {
         .map_or(0, |d| d.as_secs() / 86_400) as i64;
     let (y, m, d) = civil_from_days(days);
     format!("{y:04}-{m:02}-{d:02}")
+}
+
+/// The UTC time of day, `HHMMSS`.
+pub fn utc_time(time: SystemTime) -> String {
+    let seconds = time.duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs()) % 86_400;
+    format!(
+        "{:02}{:02}{:02}",
+        seconds / 3600,
+        seconds % 3600 / 60,
+        seconds % 60
+    )
 }
 
 /// Days since 1970-01-01 to a proleptic Gregorian (year, month, day)

@@ -2,13 +2,14 @@
 //! depths, with progress on stderr, a table on stdout, and CSV, JSON, plots
 //! and a README written into a results folder.
 //!
-//! Files are rewritten after every point, each through a temporary file and a
-//! rename: an interrupted sweep leaves complete rows for the finished points
-//! and no half-written file.
+//! Files are rewritten after every point (see [`folder`]): an interrupted
+//! sweep leaves a README marked incomplete, CSV and JSON that agree row for
+//! row, and plots of the points done.
 
-use std::collections::HashMap;
+use std::collections::HashSet;
 use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::{Instant, SystemTime};
 
 use anyhow::{bail, Context};
@@ -16,12 +17,14 @@ use indicatif::ProgressBar;
 use nqueens::plan::{Plan, MAX_SUBPROBLEMS};
 use nqueens::{oeis, Algorithm, Options, Symmetry, MAX_N};
 
+use self::folder::Folder;
 use self::machine::Machine;
 use self::sweep::{Point, Row};
 use super::args::{parse_in_range, MAX_THREADS};
 use super::report::Verdict;
-use super::{progress, thread_pool, UsageError};
+use super::{progress, signals, thread_pool, UsageError};
 
+pub mod folder;
 pub mod machine;
 pub mod plot;
 pub mod sweep;
@@ -29,15 +32,15 @@ pub mod sweep;
 #[derive(clap::Args)]
 pub struct BenchArgs {
     /// Board sizes: a value, a list (14,15,16) or a range (12..=16, or 12-16).
-    #[arg(long = "n", value_name = "LIST", default_value = "14", value_parser = parse_n_list)]
+    #[arg(long = "n", value_name = "LIST", default_value = "14", value_parser = parse_n_list, allow_hyphen_values = true)]
     ns: List,
     /// Thread counts for the parallel algorithm, as a list or range
     /// [default: 1, 2, 4, … up to the logical cores, plus the physical cores].
-    #[arg(long, value_name = "LIST", value_parser = parse_threads_list)]
+    #[arg(long, value_name = "LIST", value_parser = parse_threads_list, allow_hyphen_values = true)]
     threads: Option<List>,
     /// Split depths for the parallel algorithm, as a list or range
     /// [default: the automatic depth].
-    #[arg(long, value_name = "LIST", value_parser = parse_depth_list)]
+    #[arg(long, value_name = "LIST", value_parser = parse_depth_list, allow_hyphen_values = true)]
     depth: Option<List>,
     /// Algorithms, comma-separated.
     #[arg(
@@ -48,18 +51,21 @@ pub struct BenchArgs {
         default_value = "parallel"
     )]
     algo: Vec<Algorithm>,
-    /// Symmetry of the parallel algorithm.
-    #[arg(long, value_name = "S", value_enum, default_value_t)]
-    symmetry: Symmetry,
+    /// Symmetry of the parallel algorithm [default: full].
+    #[arg(long, value_name = "S", value_enum)]
+    symmetry: Option<Symmetry>,
     /// Timed runs per point; the median is reported, 1..=1000.
     #[arg(long, value_name = "R", default_value = "3", value_parser = parse_runs, allow_negative_numbers = true)]
     runs: usize,
     /// Untimed runs before the timed ones, 0..=100.
     #[arg(long, value_name = "W", default_value = "0", value_parser = parse_warmup, allow_negative_numbers = true)]
     warmup: usize,
-    /// Folder for the results [default: results/<date>-<host>/].
+    /// Folder for the results [default: a new results/<date>-<host>-<time>/].
     #[arg(long, value_name = "DIR")]
     out: Option<PathBuf>,
+    /// Replace the sweep already in --out (its files only).
+    #[arg(long, requires = "out")]
+    force: bool,
 }
 
 /// A parsed list of integers (a newtype, so that clap takes it as one value).
@@ -120,6 +126,29 @@ fn parse_list(s: &str, min: usize, max: usize) -> Result<List, String> {
 pub fn run(args: BenchArgs) -> anyhow::Result<()> {
     let machine = Machine::detect();
     let ns = args.ns.0;
+    let mut algorithms = args.algo;
+    let mut seen = HashSet::new();
+    algorithms.retain(|a| seen.insert(*a));
+    let parallel = algorithms.contains(&Algorithm::Parallel);
+    if !parallel {
+        let list = |l: &Option<List>| l.as_ref().map(|List(v)| format!("{v:?}"));
+        let flags = [
+            ("--threads <LIST>", list(&args.threads)),
+            ("--depth <LIST>", list(&args.depth)),
+            ("--symmetry <S>", args.symmetry.map(|s| s.to_string())),
+        ];
+        if let Some((flag, value)) = flags.into_iter().find_map(|(f, v)| v.map(|v| (f, v))) {
+            return Err(UsageError {
+                value,
+                flag,
+                rule: "applies only to --algo parallel; the serial algorithms run once per n, \
+                       on one thread"
+                    .to_string(),
+            }
+            .into());
+        }
+    }
+    let symmetry = args.symmetry.unwrap_or_default();
     let threads = match args.threads {
         Some(List(t)) => t,
         None => sweep::default_threads(machine.physical_cores, machine.logical_cores),
@@ -136,90 +165,185 @@ pub fn run(args: BenchArgs) -> anyhow::Result<()> {
             .into());
         }
     }
-    let mut algorithms = args.algo;
-    algorithms.dedup();
-    if algorithms.contains(&Algorithm::Parallel) {
-        check_plans_fit(&ns, &depths, args.symmetry)?;
+    if parallel {
+        check_plans_fit(&ns, &depths, symmetry)?;
+        check_threads_start(&threads)?;
     }
-    let out = args.out.unwrap_or_else(|| {
-        PathBuf::from("results").join(format!("{}-{}", machine.date, machine.host))
-    });
-    std::fs::create_dir_all(&out).with_context(|| format!("cannot create {}", out.display()))?;
+    let folder = Arc::new(Folder::prepare(args.out, args.force, &machine)?);
     let command = command_line();
-
     let points = sweep::grid(&algorithms, &ns, &threads, &depths);
     let progress = progress::runs_bar((points.len() * (args.warmup + args.runs)) as u64);
-    let mut pools: HashMap<usize, rayon::ThreadPool> = HashMap::new();
+    {
+        let (folder, progress) = (Arc::clone(&folder), progress.clone());
+        signals::on_interrupt(move || {
+            progress.finish_and_clear();
+            folder.interrupt();
+            eprintln!(
+                "interrupted: the points measured so far are in {}",
+                folder.path().display()
+            );
+        });
+    }
+    // The table goes to stdout as points finish; a reader that goes away
+    // (`| head`, `| true`) stops the table, not the sweep: the files are
+    // the product.
+    let mut stdout = Stdout::new();
+    stdout.print(&sweep::table_header());
+    let files = |rows: &[Row], done: usize| {
+        Report {
+            machine: &machine,
+            command: &command,
+            runs: args.runs,
+            warmup: args.warmup,
+            points: points.len(),
+            done,
+            rows,
+        }
+        .files()
+    };
     let mut rows: Vec<Row> = Vec::new();
-    for point in points {
-        progress.set_message(describe(&point));
-        let pool = match pools.entry(point.threads) {
-            std::collections::hash_map::Entry::Occupied(e) => e.into_mut(),
-            std::collections::hash_map::Entry::Vacant(e) => {
-                e.insert(thread_pool(Some(point.threads))?)
-            }
-        };
+    folder.write(&files(&rows, 0))?;
+    for (i, point) in points.iter().enumerate() {
+        progress.set_message(describe(point));
         let options = Options {
             algorithm: point.algorithm,
-            symmetry: args.symmetry,
+            symmetry,
             depth: point.depth_requested,
             kernel: None,
         };
-        let row = measure(&point, &options, pool, args.warmup, args.runs, &progress)?;
+        // Each point's pool ends before the next one starts.
+        let pool = thread_pool(Some(point.threads))?;
+        let row = measure(point, &options, &pool, args.warmup, args.runs, &progress)?;
+        drop(pool);
         rows.push(row);
         sweep::fill_speedups(&mut rows);
-        write_atomically(&out.join("sweep.csv"), &sweep::to_csv(&rows))?;
-        write_atomically(
-            &out.join("sweep.json"),
-            &sweep::to_json(&machine, &command, &rows),
-        )?;
+        folder.write(&files(&rows, i + 1))?;
+        progress.suspend(|| stdout.print(&sweep::table_row(rows.last().expect("a row"))));
     }
     progress.finish_and_clear();
+    stdout.print(&format!("results written to {}\n", folder.path().display()));
+    Ok(())
+}
 
-    let table = sweep::table(&rows);
-    let mut stdout = std::io::stdout().lock();
-    write!(stdout, "{table}")?;
-    let title = machine.title();
-    let plots = [
-        (
-            "speedup.svg",
-            "Speedup against threads",
-            plot::speedup_svg(&rows, &title),
-        ),
-        (
-            "time_vs_n.svg",
-            "Time against n",
-            plot::time_vs_n_svg(&rows, &title),
-        ),
-        (
-            "efficiency_vs_depth.svg",
-            "Efficiency against split depth",
-            plot::efficiency_vs_depth_svg(&rows, &title),
-        ),
-    ];
-    let mut embeds = String::new();
-    for (file, caption, svg) in plots {
-        if let Some(svg) = svg {
-            write_atomically(&out.join(file), &svg)?;
-            embeds.push_str(&format!("![{caption}]({file})\n\n"));
+/// Stdout that stops printing, quietly, once its reader has gone.
+struct Stdout {
+    open: bool,
+}
+
+impl Stdout {
+    fn new() -> Stdout {
+        Stdout { open: true }
+    }
+
+    fn print(&mut self, text: &str) {
+        if self.open {
+            let mut out = std::io::stdout().lock();
+            self.open = out
+                .write_all(text.as_bytes())
+                .and_then(|()| out.flush())
+                .is_ok();
         }
     }
-    let readme = format!(
-        "# nqueens bench\n\n\
-         Command: `{command}`\n\n\
-         {runs} timed run(s) per point after {warmup} warm-up run(s); times are medians. \
-         Every total was checked against OEIS A000170 where it is known \
-         (`oeis_total` column); a wrong count stops the sweep.\n\n\
-         ## Machine and build\n\n{machine_table}\n\
-         ## Results\n\n```\n{table}```\n\n\
-         Files: `sweep.csv`, `sweep.json`.\n\n{embeds}",
-        runs = args.runs,
-        warmup = args.warmup,
-        machine_table = machine.markdown(),
-    );
-    write_atomically(&out.join("README.md"), &readme)?;
-    writeln!(stdout, "results written to {}", out.display())?;
-    Ok(())
+}
+
+/// What a sweep has measured so far, as the files it writes.
+struct Report<'a> {
+    machine: &'a Machine,
+    command: &'a str,
+    runs: usize,
+    warmup: usize,
+    points: usize,
+    done: usize,
+    rows: &'a [Row],
+}
+
+impl Report<'_> {
+    /// Every file of the sweep: CSV, JSON, the plots the rows make, README.
+    fn files(&self) -> Vec<(&'static str, String)> {
+        let rows = self.rows;
+        let title = self.machine.title();
+        let plots = [
+            (
+                "speedup.svg",
+                "Speedup against threads",
+                plot::speedup_svg(rows, &title),
+            ),
+            (
+                "time_vs_n.svg",
+                "Time against n",
+                plot::time_vs_n_svg(rows, &title),
+            ),
+            (
+                "efficiency_vs_depth.svg",
+                "Efficiency against split depth",
+                plot::efficiency_vs_depth_svg(rows, &title),
+            ),
+        ];
+        let mut files = vec![
+            ("sweep.csv", sweep::to_csv(rows)),
+            (
+                "sweep.json",
+                sweep::to_json(self.machine, self.command, rows),
+            ),
+        ];
+        let mut embeds = String::new();
+        for (file, caption, svg) in plots {
+            if let Some(svg) = svg {
+                files.push((file, svg));
+                embeds.push_str(&format!("![{caption}]({file})\n\n"));
+            }
+        }
+        files.push(("README.md", self.readme(&embeds)));
+        files
+    }
+
+    fn readme(&self, embeds: &str) -> String {
+        let status = if self.done == self.points {
+            format!(
+                "Complete: {} of {} points measured.",
+                self.done, self.points
+            )
+        } else {
+            format!(
+                "**Incomplete**: {} of {} points measured (the sweep was stopped, or is \
+                 still running).",
+                self.done, self.points
+            )
+        };
+        format!(
+            "# nqueens bench\n\n\
+             Command: `{command}`\n\n\
+             {status}\n\n\
+             {runs} timed run(s) per point after {warmup} warm-up run(s); times are medians. \
+             Every total was checked against OEIS A000170 where it is known \
+             (`oeis_total` column); a wrong count stops the sweep.\n\n\
+             ## Machine and build\n\n{machine_table}\n\
+             ## Results\n\n```\n{table}```\n\n\
+             Files: `sweep.csv`, `sweep.json`.\n\n{embeds}",
+            command = self.command,
+            runs = self.runs,
+            warmup = self.warmup,
+            machine_table = self.machine.markdown(),
+            table = sweep::table(self.rows),
+        )
+    }
+}
+
+/// Starts (and ends) the largest pool the sweep needs before it starts, so
+/// that a thread count the system cannot start is refused up front.
+fn check_threads_start(threads: &[usize]) -> Result<(), UsageError> {
+    let Some(&most) = threads.iter().max() else {
+        return Ok(());
+    };
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(most)
+        .build()
+        .map(drop)
+        .map_err(|e| UsageError {
+            value: most.to_string(),
+            flag: "--threads <LIST>",
+            rule: format!("this system could not start that many threads ({e})"),
+        })
 }
 
 /// Runs one point `warmup + runs` times and reduces the timed runs to a row.

@@ -4,8 +4,6 @@
 //! Measuring (timing, thread pools, progress, files) is the binary's job;
 //! everything here is a function of its arguments, so it is tested directly.
 
-use std::fmt::Write as _;
-
 use serde::Serialize;
 
 use nqueens::{Algorithm, Symmetry};
@@ -221,10 +219,17 @@ pub fn to_json<M: Serialize>(machine: &M, command: &str, rows: &[Row]) -> String
 
 /// A fixed-width text table of the rows, for the terminal and the README.
 pub fn table(rows: &[Row]) -> String {
-    let mut out = String::new();
-    let _ = writeln!(
-        out,
-        "{:<12} {:>3} {:>7} {:>5} {:>11} {:>10} {:>10} {:>8} {:>10} {:>15}",
+    let mut out = table_header();
+    for row in rows {
+        out.push_str(&table_row(row));
+    }
+    out
+}
+
+/// The table's header line.
+pub fn table_header() -> String {
+    format!(
+        "{:<12} {:>3} {:>7} {:>5} {:>11} {:>10} {:>10} {:>8} {:>10} {:>15}\n",
         "algorithm",
         "n",
         "threads",
@@ -235,29 +240,29 @@ pub fn table(rows: &[Row]) -> String {
         "speedup",
         "efficiency",
         "total"
-    );
-    for r in rows {
-        let cpu = r.cpu_s.map_or("-".to_string(), |c| format!("{c:.3}"));
-        let speedup = r.speedup.map_or("-".to_string(), |s| format!("{s:.2}"));
-        let efficiency = r
-            .efficiency
-            .map_or("-".to_string(), |e| format!("{:.1}%", e * 100.0));
-        let _ = writeln!(
-            out,
-            "{:<12} {:>3} {:>7} {:>5} {:>11} {:>10.4} {:>10} {:>8} {:>10} {:>15}",
-            r.point.algorithm.name(),
-            r.point.n,
-            r.point.threads,
-            r.depth,
-            r.subproblems,
-            r.wall_s,
-            cpu,
-            speedup,
-            efficiency,
-            r.total
-        );
-    }
-    out
+    )
+}
+
+/// One line of the table.
+pub fn table_row(r: &Row) -> String {
+    let cpu = r.cpu_s.map_or("-".to_string(), |c| format!("{c:.3}"));
+    let speedup = r.speedup.map_or("-".to_string(), |s| format!("{s:.2}"));
+    let efficiency = r
+        .efficiency
+        .map_or("-".to_string(), |e| format!("{:.1}%", e * 100.0));
+    format!(
+        "{:<12} {:>3} {:>7} {:>5} {:>11} {:>10.4} {:>10} {:>8} {:>10} {:>15}\n",
+        r.point.algorithm.name(),
+        r.point.n,
+        r.point.threads,
+        r.depth,
+        r.subproblems,
+        r.wall_s,
+        cpu,
+        speedup,
+        efficiency,
+        r.total
+    )
 }
 
 #[cfg(test)]

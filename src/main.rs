@@ -12,7 +12,7 @@ use clap::{Parser, Subcommand};
 
 mod cli;
 
-use cli::args::{CountArgs, MergeArgs, SolveArgs, StatusArgs, VerifyArgs};
+use cli::args::{CountArgs, EstimateArgs, MergeArgs, SolveArgs, StatusArgs, VerifyArgs};
 use cli::UsageError;
 
 /// `nqueens --version`: the crate version and what the binary was built
@@ -50,6 +50,9 @@ enum Command {
     /// Time a sweep over boards, algorithms, threads and depths; write CSV,
     /// JSON, SVG plots and a README into a results folder.
     Bench(cli::bench::BenchArgs),
+    /// Estimate a count's size and time before running it: Knuth's
+    /// estimator on its search tree, calibrated by a short timed count.
+    Estimate(EstimateArgs),
     /// Say what a journal (--checkpoint) or a shard file holds: the plan,
     /// the work done, the partial total, the time spent and left.
     Status(StatusArgs),
@@ -68,6 +71,7 @@ fn main() -> ExitCode {
         Command::Solve(args) => cli::solve::run(args),
         Command::Verify(args) => cli::verify::run(args),
         Command::Bench(args) => cli::bench::run(args),
+        Command::Estimate(args) => cli::estimate::run(args),
         Command::Status(args) => cli::longrun::status(args),
         Command::Merge(args) => cli::longrun::merge(args),
     };

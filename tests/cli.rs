@@ -624,3 +624,61 @@ fn help_that_cannot_be_written_is_an_error_not_a_silent_success() {
     assert_eq!(output.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&output.stderr).contains("cannot write"));
 }
+
+#[test]
+fn estimate_reports_nodes_time_and_spread_and_matches_exact_nodes_on_small_boards() {
+    let output = nqueens()
+        .args(["estimate", "12", "--exact", "--json", "--threads", "2"])
+        .output()
+        .unwrap();
+    assert!(output.status.success());
+    let json: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    let (nodes, exact) = (
+        json["nodes"].as_f64().unwrap(),
+        json["exact_nodes"].as_f64().unwrap(),
+    );
+    assert!((nodes - exact).abs() / exact < 0.1, "{json}");
+    assert!(json["estimated_s"].as_f64().unwrap() > 0.0);
+    assert!(json["estimated_low_s"].as_f64() <= json["estimated_s"].as_f64());
+    assert!(json["estimated_high_s"].as_f64() >= json["estimated_s"].as_f64());
+    assert_eq!(json["threads"], 2);
+    let serial = nqueens()
+        .args([
+            "estimate",
+            "10",
+            "--algo",
+            "set",
+            "--json",
+            "--threads",
+            "4",
+        ])
+        .output()
+        .unwrap();
+    let serial: serde_json::Value = serde_json::from_slice(&serial.stdout).unwrap();
+    assert_eq!(
+        serial["threads"], 1,
+        "the serial algorithms run on one thread"
+    );
+}
+
+#[test]
+fn a_count_that_will_take_long_says_so_first_on_stderr() {
+    use std::io::{BufRead, BufReader};
+    use std::process::{Command as Process, Stdio};
+    let mut child = Process::new(env!("CARGO_BIN_EXE_nqueens"))
+        .args(["count", "32"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut first = String::new();
+    BufReader::new(child.stderr.take().unwrap())
+        .read_line(&mut first)
+        .unwrap();
+    child.kill().unwrap();
+    child.wait().unwrap();
+    assert!(
+        first.starts_with("estimate: this count (n = 32") && first.contains("years"),
+        "{first}"
+    );
+}

@@ -67,6 +67,29 @@ impl CountArgs {
 }
 
 #[derive(clap::Args)]
+pub struct EstimateArgs {
+    /// Board size, 1..=32.
+    #[arg(value_parser = parse_n, allow_negative_numbers = true)]
+    pub n: usize,
+    /// Counting algorithm.
+    #[arg(long, value_name = "A", value_enum, default_value_t)]
+    pub algo: Algorithm,
+    /// Symmetry of the parallel algorithm [default: full].
+    #[arg(long, value_name = "S", value_enum)]
+    pub symmetry: Option<Symmetry>,
+    /// Threads the count would run on [default: all logical cores].
+    #[arg(long, value_name = "T", value_parser = parse_threads, allow_negative_numbers = true)]
+    pub threads: Option<usize>,
+    /// Also count the search's nodes exactly (slow: for checking the
+    /// estimate, on boards up to about 18).
+    #[arg(long)]
+    pub exact: bool,
+    /// Print one JSON object instead of text.
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(clap::Args)]
 pub struct StatusArgs {
     /// A journal (--checkpoint) or a shard file (--shard --out).
     #[arg(value_name = "FILE")]

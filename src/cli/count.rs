@@ -6,7 +6,7 @@ use nqueens::{Error, Options, Symmetry};
 
 use super::args::{reject_parallel_only, CountArgs};
 use super::report::{write_report, Report};
-use super::{progress, signals, thread_pool, UsageError};
+use super::{estimate, progress, signals, thread_pool, UsageError};
 
 pub fn run(args: CountArgs) -> anyhow::Result<()> {
     let options = options(&args)?;
@@ -15,12 +15,55 @@ pub fn run(args: CountArgs) -> anyhow::Result<()> {
     }
     let pool = thread_pool(args.threads)?;
     let bar = progress::CountBar::new();
+    announce(args.n, &options, pool.current_num_threads(), 1.0, &bar)?;
     let shown = bar.handle();
     signals::on_interrupt(move || shown.finish_and_clear());
     let result = pool.install(|| nqueens::count_with_progress(args.n, &options, &|p| bar.show(p)));
     bar.finish();
     let count = result.map_err(usage_error)?;
     print_report(&Report::new(count, args.unique), args.json)
+}
+
+/// The counts that say, before they start, how long they will take.
+pub const ANNOUNCE_AFTER_S: f64 = 60.0;
+
+/// Prints the estimate of a count that should take more than
+/// [`ANNOUNCE_AFTER_S`] to stderr (a terminal or not: an hour-long count
+/// must not look like a hung one), and hands it to the progress bar.
+/// `share` is the part of the whole count still to do (a shard, a resumed
+/// journal).
+pub fn announce(
+    n: usize,
+    options: &Options,
+    threads: usize,
+    share: f64,
+    bar: &progress::CountBar,
+) -> anyhow::Result<()> {
+    let options = Options {
+        kernel: options.kernel.or(Some(nqueens::Kernel::fastest())),
+        ..*options
+    };
+    let Some(estimate) =
+        estimate::if_longer_than(ANNOUNCE_AFTER_S / share.max(1e-9), n, &options, threads)?
+    else {
+        return Ok(());
+    };
+    let seconds = estimate.estimated_s * share;
+    let what = if share < 1.0 {
+        "the rest of this count"
+    } else {
+        "this count"
+    };
+    eprintln!(
+        "estimate: {what} (n = {n}, {:.2e} nodes in all) should take about {} on {} thread(s), between {} and {}",
+        estimate.nodes,
+        estimate::duration(seconds),
+        estimate.threads,
+        estimate::duration(estimate.estimated_low_s * share),
+        estimate::duration(estimate.estimated_high_s * share),
+    );
+    bar.set_estimate(seconds);
+    Ok(())
 }
 
 /// Prints a count's report as text or as one line of JSON.

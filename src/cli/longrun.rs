@@ -54,6 +54,14 @@ pub fn count(args: &CountArgs, mut options: Options) -> anyhow::Result<()> {
         }
         None => None,
     };
+    // The part of the whole count this run does, by the items' cost.
+    let cost = |items: &mut dyn Iterator<Item = usize>| items.map(|i| engine.cost(i)).sum::<f64>();
+    let whole = cost(&mut (0..engine.items()));
+    let todo = match &journal {
+        Some((_, _, contents)) => cost(&mut contents.remaining().into_iter()),
+        None => cost(&mut items.clone()),
+    };
+    super::count::announce(args.n, &options, threads, todo / whole.max(1e-9), &bar)?;
     // Ctrl-C or SIGTERM: what finished reaches the journal, the progress
     // line is cleared.
     let (shown, synced) = (

@@ -5,6 +5,7 @@
 pub mod args;
 pub mod bench;
 pub mod count;
+pub mod estimate;
 pub mod longrun;
 pub mod mpi;
 pub mod progress;

@@ -3,16 +3,21 @@
 
 use std::io::{self, IsTerminal};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Duration;
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use nqueens::Phase;
 
 /// A count's progress: a spinner while it plans, then the work items done
-/// with an ETA.
+/// with an ETA: the estimate's (see `set_estimate`) until a twentieth of
+/// the items is done, then the pace of the items.
 pub struct CountBar {
     bar: ProgressBar,
     counting: AtomicBool,
+    /// The estimated seconds of the whole count, and when it started.
+    estimate: Mutex<Option<(f64, Instant)>>,
+    paced: AtomicBool,
 }
 
 impl CountBar {
@@ -36,7 +41,15 @@ impl CountBar {
         CountBar {
             bar,
             counting: AtomicBool::new(false),
+            estimate: Mutex::new(None),
+            paced: AtomicBool::new(false),
         }
+    }
+
+    /// Uses an estimate of the whole count's seconds for the ETA until the
+    /// items' own pace can tell.
+    pub fn set_estimate(&self, seconds: f64) {
+        *self.estimate.lock().unwrap_or_else(|e| e.into_inner()) = Some((seconds, Instant::now()));
     }
 
     /// Shows a phase (called from any worker thread).
@@ -44,15 +57,28 @@ impl CountBar {
         match phase {
             Phase::Planning => {}
             Phase::Counting { done, items } => {
+                let estimate = *self.estimate.lock().unwrap_or_else(|e| e.into_inner());
                 if !self.counting.swap(true, Ordering::Relaxed) {
-                    self.bar.set_style(style(
-                        "{elapsed_precise} [{bar:30}] {pos}/{len} work items, ETA {eta}",
-                    ));
+                    let eta = if estimate.is_some() { "{msg}" } else { "{eta}" };
+                    self.bar.set_style(style(&format!(
+                        "{{elapsed_precise}} [{{bar:30}}] {{pos}}/{{len}} work items, ETA {eta}"
+                    )));
                     self.bar.set_length(items as u64);
                     // A resumed count starts with items done: the ETA is
                     // the pace of this run over what is left.
                     self.bar.set_position(done as u64);
                     self.bar.reset_eta();
+                }
+                if let Some((seconds, start)) = estimate {
+                    if done * 20 < items {
+                        let left = (seconds - start.elapsed().as_secs_f64()).max(0.0);
+                        self.bar
+                            .set_message(format!("{} (estimate)", super::estimate::duration(left)));
+                    } else if !self.paced.swap(true, Ordering::Relaxed) {
+                        self.bar.set_style(style(
+                            "{elapsed_precise} [{bar:30}] {pos}/{len} work items, ETA {eta}",
+                        ));
+                    }
                 }
                 self.bar.set_position(done as u64);
             }

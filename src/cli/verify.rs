@@ -7,7 +7,11 @@ use nqueens::{oeis, Options, Symmetry};
 
 use super::args::{reject_parallel_only, VerifyArgs};
 use super::report::write_verified;
-use super::{thread_pool, Mismatch};
+use super::{estimate, thread_pool, Mismatch};
+
+/// `verify` says how long its largest board will take when that is longer
+/// than this.
+const ANNOUNCE_VERIFY_AFTER_S: f64 = 10.0;
 
 pub fn run(args: VerifyArgs) -> anyhow::Result<()> {
     let parallel_only = [
@@ -22,6 +26,19 @@ pub fn run(args: VerifyArgs) -> anyhow::Result<()> {
         depth: None,
         kernel: None,
     };
+    // Said up front: an hour-long last row must not look like a hang.
+    let threads = pool.current_num_threads();
+    if let Some(e) = estimate::if_longer_than(ANNOUNCE_VERIFY_AFTER_S, args.max, &options, threads)?
+    {
+        eprintln!(
+            "estimate: the largest board, n = {}, should take about {} on {} thread(s), between {} and {}",
+            args.max,
+            estimate::duration(e.estimated_s),
+            e.threads,
+            estimate::duration(e.estimated_low_s),
+            estimate::duration(e.estimated_high_s),
+        );
+    }
     let mut out = io::stdout().lock();
     writeln!(out, "algorithm: {}", args.algo)?;
     write!(

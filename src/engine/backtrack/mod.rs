@@ -5,6 +5,7 @@
 //! Its work items are the plan's: runs of consecutive subproblems of one
 //! family, fixed by (n, symmetry, depth) alone.
 
+pub mod estimate;
 pub mod kernel;
 pub mod plan;
 pub mod state;

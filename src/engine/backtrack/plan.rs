@@ -423,6 +423,18 @@ fn run_for(size: usize) -> usize {
     (size / MIN_ITEMS).clamp(1, MAX_RUN)
 }
 
+/// Runs `f` with the row rules of `family` on the n×n board.
+pub(super) fn with_rules<T>(n: usize, family: Family, f: impl FnOnce(&dyn RowRules) -> T) -> T {
+    match family {
+        Family::Weighted(_) | Family::Single => f(&Plain::new(n)),
+        Family::Corner { bound1 } => f(&Corner {
+            n,
+            bound1: usize::from(bound1),
+        }),
+        Family::Side { bound1 } => f(&Side::new(n, usize::from(bound1))),
+    }
+}
+
 /// Splits `subproblem` further, into the placements of its rows down to
 /// `depth` under the same rules its family follows (a subproblem already
 /// that deep is passed on as it is), handing each to `emit` in index order
@@ -542,7 +554,7 @@ fn walk_full(
 /// The rules a branch's rows follow, as the plan splits it: which columns
 /// a row may take, and which row is stepped over (the side branch's
 /// pre-placed queen).
-trait RowRules {
+pub(super) trait RowRules {
     /// The columns row `row` may take below `state`.
     fn candidates(&self, row: usize, state: State) -> u32;
 

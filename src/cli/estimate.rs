@@ -1,0 +1,275 @@
+//! `nqueens estimate N`: how big a count is and how long it will take,
+//! before it runs; and the warning `count` and `verify` print before a long
+//! one.
+//!
+//! The search's nodes come from Knuth's estimator on the very plan the
+//! count would use ([`estimate`](nqueens::engine::backtrack::estimate)).
+//! Their pace comes from timing the same algorithm, symmetry and kernel on
+//! one thread, on the largest smaller board that counts in a few tenths of
+//! a second, whose nodes are estimated the same way. The time on T threads
+//! assumes they count [`PARALLEL_EFFICIENCY`] as fast as T single threads.
+
+use std::io::{self, Write};
+use std::time::Instant;
+
+use nqueens::engine::backtrack::estimate;
+use nqueens::{Algorithm, Kernel, Options, Plan, Symmetry};
+use serde::Serialize;
+
+use super::args::EstimateArgs;
+use super::count::usage_error;
+
+/// Probes per estimate: a few percent of spread for the boards people count.
+const PROBES: usize = 20_000;
+
+/// How long the calibration's count may take.
+const CALIBRATION_S: f64 = 0.3;
+
+/// The share of T single threads' pace that T threads reach (measured
+/// 1.93–1.96 for 2 threads, see results/).
+pub const PARALLEL_EFFICIENCY: f64 = 0.97;
+
+/// What `estimate` reports.
+#[derive(Clone, Debug, Serialize)]
+pub struct Estimate {
+    pub n: usize,
+    pub algorithm: Algorithm,
+    pub symmetry: Symmetry,
+    pub kernel: Option<Kernel>,
+    pub threads: usize,
+    pub depth: usize,
+    /// Nodes of the search (placements below the plan's cut).
+    pub nodes: f64,
+    /// The standard error of `nodes`, relative to it.
+    pub nodes_relative_error: f64,
+    pub probes: usize,
+    /// The board timed for the pace, and how long it took on one thread.
+    pub calibration_n: usize,
+    pub calibration_s: f64,
+    pub nodes_per_s_per_thread: f64,
+    /// Wall seconds on `threads` threads.
+    pub estimated_s: f64,
+    /// Two standard errors either side.
+    pub estimated_low_s: f64,
+    pub estimated_high_s: f64,
+    /// The exact nodes, with --exact.
+    pub exact_nodes: Option<u64>,
+}
+
+/// `nqueens estimate`.
+pub fn run(args: EstimateArgs) -> anyhow::Result<()> {
+    let threads = args.threads.unwrap_or_else(num_cpus::get);
+    let options = Options {
+        algorithm: args.algo,
+        symmetry: args.symmetry.unwrap_or_default(),
+        depth: None,
+        kernel: None,
+    };
+    let mut estimate = estimate(args.n, &options, threads)?;
+    if args.exact {
+        let plan = match args.algo {
+            Algorithm::Parallel => {
+                Plan::auto(args.n, options.symmetry, threads).map_err(usage_error)?
+            }
+            _ => self::plan(args.n, &options)?,
+        };
+        let pool = super::thread_pool(Some(threads))?;
+        let exact = pool.install(|| {
+            use rayon::prelude::*;
+            (0..plan.len())
+                .into_par_iter()
+                .with_max_len(64)
+                .map(|i| estimate::exact_nodes(&plan, i..i + 1))
+                .sum::<u64>()
+        });
+        estimate.exact_nodes = Some(exact);
+    }
+    let mut out = io::stdout().lock();
+    if args.json {
+        serde_json::to_writer(&mut out, &estimate)?;
+        writeln!(out)?;
+    } else {
+        write_text(&mut out, &estimate)?;
+    }
+    out.flush()?;
+    Ok(())
+}
+
+fn write_text(out: &mut impl Write, e: &Estimate) -> io::Result<()> {
+    writeln!(
+        out,
+        "n = {}: about {} on {} thread(s)",
+        e.n,
+        duration(e.estimated_s),
+        e.threads
+    )?;
+    writeln!(
+        out,
+        "  between      {} and {} (two standard errors)",
+        duration(e.estimated_low_s),
+        duration(e.estimated_high_s)
+    )?;
+    writeln!(
+        out,
+        "  search       {:.3e} nodes (± {:.1}%, {} probes)",
+        e.nodes,
+        100.0 * e.nodes_relative_error,
+        e.probes
+    )?;
+    if let Some(exact) = e.exact_nodes {
+        let error = (e.nodes - exact as f64) / exact as f64;
+        writeln!(
+            out,
+            "  exact        {exact} nodes (estimate off by {:+.1}%)",
+            100.0 * error
+        )?;
+    }
+    writeln!(
+        out,
+        "  pace         {:.3e} nodes/s per thread (n = {} counted in {:.3} s on one thread)",
+        e.nodes_per_s_per_thread, e.calibration_n, e.calibration_s
+    )?;
+    writeln!(out, "  algorithm    {}", e.algorithm)?;
+    if e.algorithm == Algorithm::Parallel {
+        writeln!(out, "  symmetry     {}", e.symmetry)?;
+        writeln!(out, "  split depth  {}", e.depth)?;
+        if let Some(kernel) = e.kernel {
+            writeln!(out, "  kernel       {kernel}")?;
+        }
+    }
+    Ok(())
+}
+
+/// A plan of the tree the count searches, to probe: the engine's at its
+/// one-thread depth for `parallel` (a deeper cut leaves the nodes below it
+/// all but the same, and would only cost planning), the whole tree cut
+/// after the first row for the serial algorithms.
+fn plan(n: usize, options: &Options) -> anyhow::Result<Plan> {
+    let plan = match options.algorithm {
+        Algorithm::Parallel => Plan::auto(n, options.symmetry, 1),
+        _ => Plan::new(n, 1, Symmetry::None),
+    };
+    plan.map_err(usage_error)
+}
+
+/// The depth the count would split at.
+fn depth(n: usize, options: &Options, threads: usize) -> anyhow::Result<usize> {
+    match (options.algorithm, options.depth) {
+        (Algorithm::Parallel, Some(depth)) => Ok(depth),
+        (Algorithm::Parallel, None) => Ok(Plan::auto_depth(n, options.symmetry, threads)?),
+        _ => Ok(0),
+    }
+}
+
+/// Estimates the count of the n×n board with `options` on `threads`
+/// threads (calibrating on this machine).
+pub fn estimate(n: usize, options: &Options, threads: usize) -> anyhow::Result<Estimate> {
+    // The serial algorithms run on one thread, whatever the pool.
+    let threads = if options.algorithm == Algorithm::Parallel {
+        threads
+    } else {
+        1
+    };
+    let nodes = estimate::nodes(&plan(n, options)?, PROBES, n as u64);
+    let (calibration_n, calibration_s, calibration_nodes) = calibrate(n, options)?;
+    let pace = calibration_nodes / calibration_s.max(1e-6);
+    let efficiency = if threads > 1 {
+        PARALLEL_EFFICIENCY
+    } else {
+        1.0
+    };
+    let seconds = nodes.nodes / (pace * threads as f64 * efficiency);
+    let spread = 2.0 * nodes.relative_error;
+    let parallel = options.algorithm == Algorithm::Parallel;
+    Ok(Estimate {
+        n,
+        algorithm: options.algorithm,
+        symmetry: if parallel {
+            options.symmetry
+        } else {
+            Symmetry::None
+        },
+        kernel: parallel.then(|| options.kernel.unwrap_or_else(Kernel::fastest)),
+        threads,
+        depth: depth(n, options, threads)?,
+        nodes: nodes.nodes,
+        nodes_relative_error: nodes.relative_error,
+        probes: nodes.probes,
+        calibration_n,
+        calibration_s,
+        nodes_per_s_per_thread: pace,
+        estimated_s: seconds,
+        estimated_low_s: seconds * (1.0 - spread).max(0.0),
+        estimated_high_s: seconds * (1.0 + spread),
+        exact_nodes: None,
+    })
+}
+
+/// Times the largest board up to n whose count takes about
+/// [`CALIBRATION_S`] on one thread: (its n, seconds, estimated nodes).
+fn calibrate(n: usize, options: &Options) -> anyhow::Result<(usize, f64, f64)> {
+    let one = super::thread_pool(Some(1))?;
+    let timed = |board: usize| -> anyhow::Result<(f64, f64)> {
+        let start = Instant::now();
+        one.install(|| nqueens::count(board, options))?;
+        let seconds = start.elapsed().as_secs_f64();
+        let nodes = estimate::nodes(&plan(board, options)?, PROBES, board as u64).nodes;
+        Ok((seconds, nodes))
+    };
+    let mut board = n.min(8);
+    let (mut seconds, mut nodes) = timed(board)?;
+    while board < n {
+        let next = estimate::nodes(&plan(board + 1, options)?, PROBES / 4, 1).nodes;
+        if next * seconds / nodes.max(1.0) > CALIBRATION_S {
+            break;
+        }
+        board += 1;
+        (seconds, nodes) = timed(board)?;
+    }
+    Ok((board, seconds, nodes))
+}
+
+/// A cheap first look: the seconds the count would take at a pace no
+/// machine beats, so that only counts that may be long are calibrated.
+fn optimistic_s(n: usize, options: &Options, threads: usize) -> anyhow::Result<f64> {
+    let threads = if options.algorithm == Algorithm::Parallel {
+        threads
+    } else {
+        1
+    };
+    let fastest_pace = match options.algorithm {
+        Algorithm::Parallel => 2e9,
+        Algorithm::Bitmask | Algorithm::BitmaskIter => 1e9,
+        Algorithm::Board => 2e8,
+        Algorithm::Set => 1e8,
+    };
+    let nodes = estimate::nodes(&plan(n, options)?, 2_000, 3).nodes;
+    Ok(nodes / (fastest_pace * threads as f64))
+}
+
+/// The estimate of a count that may take longer than `threshold_s`, or
+/// `None` for one that surely will not (decided in milliseconds).
+pub fn if_longer_than(
+    threshold_s: f64,
+    n: usize,
+    options: &Options,
+    threads: usize,
+) -> anyhow::Result<Option<Estimate>> {
+    if optimistic_s(n, options, threads)? < threshold_s {
+        return Ok(None);
+    }
+    let estimate = estimate(n, options, threads)?;
+    Ok((estimate.estimated_s >= threshold_s).then_some(estimate))
+}
+
+/// Seconds as `1h 02m`, `4m 05s` or `6.7 s`; days and years for the rest.
+pub fn duration(seconds: f64) -> String {
+    let whole = seconds.round() as u64;
+    match whole {
+        0..60 => format!("{seconds:.1} s"),
+        60..3600 => format!("{}m {:02}s", whole / 60, whole % 60),
+        3600..86_400 => format!("{}h {:02}m", whole / 3600, whole % 3600 / 60),
+        86_400..31_557_600 => format!("{:.1} days", seconds / 86_400.0),
+        _ => format!("{:.3e} years", seconds / 31_557_600.0),
+    }
+}

@@ -64,7 +64,7 @@ def main():
     def kind(folder):
         if (folder / "pairs.csv").exists():
             return 0
-        if (folder / "verify.txt").exists():
+        if (folder / "verify.txt").exists() or (folder / "estimates.csv").exists():
             return 1
         return 2
 
@@ -103,6 +103,11 @@ def main():
             for svg in ["speedup.svg", "time_vs_n.svg", "efficiency_vs_depth.svg"]:
                 if (folder / svg).exists():
                     out += [f"![{svg}]({name}/{svg})", ""]
+        elif (folder / "estimates.csv").exists():
+            median = next(line for line in (folder / "README.md").read_text().splitlines()
+                          if line.startswith("Median error"))
+            out += [f"## {name}", "", f"`nqueens estimate` against exact nodes and measured times: "
+                    f"{median} ([table]({name}/README.md)).", ""]
         elif (folder / "verify.txt").exists():
             last = (folder / "verify.txt").read_text().strip().splitlines()[-1]
             out += [f"## {name}", "", f"`nqueens verify --unique`: {last} ([table]({name}/README.md)).", ""]

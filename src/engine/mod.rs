@@ -23,6 +23,7 @@
 //! Nothing here imports the executor or the command line.
 
 pub mod backtrack;
+pub mod join;
 
 use std::ops::Range;
 
@@ -37,6 +38,8 @@ use crate::Symmetry;
 pub enum EngineId {
     /// Row-by-row backtracking on a plan of subproblems ([`backtrack`]).
     Backtrack,
+    /// Half-boards joined from quarter tables ([`join`]; in progress).
+    Join,
 }
 
 impl EngineId {
@@ -44,6 +47,7 @@ impl EngineId {
     pub fn name(self) -> &'static str {
         match self {
             EngineId::Backtrack => "backtrack",
+            EngineId::Join => "join",
         }
     }
 }

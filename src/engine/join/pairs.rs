@@ -6,10 +6,36 @@
 //! 32 ANDs of those words, precomputed. A pattern a is then compared with
 //! a whole block by one AND per chunk in which a has a bit, and a popcount:
 //! about 13 instructions for 64 pairs with 62-bit patterns, where the plain
-//! loop spends 2 or 3 per pair.
+//! loop spends 2 or 3 per pair. [`count_disjoint`] runs the same with 512
+//! patterns to a block in AVX-512 registers (and `vpopcntq`) where the CPU
+//! has them: about 0.03 instructions a pair.
 
 /// Bits per chunk of the precomputed ANDs.
 const CHUNK: usize = 5;
+
+/// The pairs of `a` and `b` with no common bit, among patterns of `bits`
+/// bits: in AVX-512 registers where the CPU has AVX-512 F and VPOPCNTDQ,
+/// else by [`count_sliced`].
+pub fn count_disjoint(a: &[u64], b: &[u64], bits: usize) -> u64 {
+    #[cfg(target_arch = "x86_64")]
+    if wide_available() {
+        // SAFETY: the features the function is compiled for were detected.
+        return unsafe { avx512::count(a, b, bits) };
+    }
+    count_sliced(a, b, bits)
+}
+
+/// Whether this CPU counts pairs in AVX-512 registers.
+pub fn wide_available() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        std::is_x86_feature_detected!("avx512f") && std::is_x86_feature_detected!("avx512vpopcntdq")
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
+    }
+}
 
 /// The pairs of `a` and `b` with no common bit, by the double loop.
 pub fn count_naive(a: &[u64], b: &[u64]) -> u64 {
@@ -72,6 +98,80 @@ fn build_tables(block: &[u64], chunks: usize, tables: &mut [u64]) {
     }
 }
 
+#[cfg(target_arch = "x86_64")]
+mod avx512 {
+    use std::arch::x86_64::*;
+
+    use super::CHUNK;
+
+    /// Patterns in one block: the bits of a 512-bit register.
+    const BLOCK: usize = 512;
+
+    /// [`super::count_sliced`] with 512 patterns a block.
+    #[target_feature(enable = "avx512f,avx512vpopcntdq")]
+    pub fn count(a: &[u64], b: &[u64], bits: usize) -> u64 {
+        let (stream, sliced) = if a.len() < b.len() { (a, b) } else { (b, a) };
+        if stream.is_empty() {
+            return 0;
+        }
+        let chunks = bits.div_ceil(CHUNK);
+        let mut tables = vec![_mm512_setzero_si512(); chunks << CHUNK];
+        let mut sums = _mm512_setzero_si512();
+        for block in sliced.chunks(BLOCK) {
+            build_tables(block, chunks, &mut tables);
+            for &x in stream {
+                let mut lanes = tables[0];
+                // Every chunk, whatever its value: value 0 is the block's
+                // lanes, so the loop has no data-dependent branch.
+                for chunk in 1..chunks {
+                    let value = (x >> (chunk * CHUNK)) as usize & ((1 << CHUNK) - 1);
+                    lanes = _mm512_and_si512(lanes, tables[chunk << CHUNK | value]);
+                }
+                lanes = _mm512_and_si512(lanes, tables[x as usize & ((1 << CHUNK) - 1)]);
+                sums = _mm512_add_epi64(sums, _mm512_popcnt_epi64(lanes));
+            }
+        }
+        _mm512_reduce_add_epi64(sums) as u64
+    }
+
+    /// For each chunk and value, the lanes of `block` lacking those bits.
+    #[target_feature(enable = "avx512f")]
+    fn build_tables(block: &[u64], chunks: usize, tables: &mut [__m512i]) {
+        let mut lanes = [0u64; 8];
+        for (word, lane) in lanes.iter_mut().enumerate() {
+            let count = block.len().saturating_sub(64 * word).min(64);
+            *lane = if count == 64 {
+                u64::MAX
+            } else {
+                (1u64 << count) - 1
+            };
+        }
+        let lanes = vector(lanes);
+        for chunk in 0..chunks {
+            let mut lack = [[0u64; 8]; CHUNK];
+            for (i, &pattern) in block.iter().enumerate() {
+                let missing = !(pattern >> (chunk * CHUNK));
+                for (bit, words) in lack.iter_mut().enumerate() {
+                    words[i / 64] |= (missing >> bit & 1) << (i % 64);
+                }
+            }
+            let lack = lack.map(|words| vector(words));
+            let table = &mut tables[chunk << CHUNK..(chunk + 1) << CHUNK];
+            table[0] = lanes;
+            for value in 1..1usize << CHUNK {
+                let low = value.trailing_zeros() as usize;
+                table[value] = _mm512_and_si512(table[value & (value - 1)], lack[low]);
+            }
+        }
+    }
+
+    #[target_feature(enable = "avx512f")]
+    fn vector(words: [u64; 8]) -> __m512i {
+        // SAFETY: the pointer is to 8 initialized u64, the 64 bytes read.
+        unsafe { _mm512_loadu_epi64(words.as_ptr().cast()) }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -95,7 +195,21 @@ mod tests {
                 }).collect()
             };
             let (a, b) = (thin(&a), thin(&b));
-            prop_assert_eq!(count_sliced(&a, &b, bits), count_naive(&a, &b));
+            let naive = count_naive(&a, &b);
+            prop_assert_eq!(count_sliced(&a, &b, bits), naive);
+            prop_assert_eq!(count_disjoint(&a, &b, bits), naive);
+        }
+
+        #[test]
+        fn the_wide_count_crosses_blocks_of_512(
+            a in prop::collection::vec(any::<u64>(), 0..40),
+            b in prop::collection::vec(any::<u64>(), 500..1200),
+        ) {
+            let thin = |v: &Vec<u64>| -> Vec<u64> {
+                v.iter().map(|&x| x & x.rotate_left(13) & x.rotate_left(29) & ((1 << 62) - 1)).collect()
+            };
+            let (a, b) = (thin(&a), thin(&b));
+            prop_assert_eq!(count_disjoint(&a, &b, 62), count_naive(&a, &b));
         }
     }
 }

@@ -13,9 +13,10 @@
 //! half is reduced to a 62-bit (at most) pattern of them and the count for
 //! E is the number of disjoint (east, west) [pattern pairs](pairs).
 //!
-//! Done so far: even n, the east-west mirror (E and its complement count
-//! alike), a bit-sliced pair counter (AVX-512 where the CPU has it).
-//! Not yet: odd n, the other symmetries (about 3.7× more), unique counts
+//! Done so far: even n, the east-west mirror and the north-south flip (E,
+//! its complement and their reverses count alike), a bit-sliced pair
+//! counter (AVX-512 where the CPU has it).
+//! Not yet: odd n, the diagonal reflections (about 1.9× more), unique counts
 //! (Burnside), memory planning, the CLI. It is not wired into `count`.
 
 pub mod pairs;
@@ -38,9 +39,9 @@ pub struct Join {
     h: usize,
     table: QuarterTable,
     /// The work items: the east queens' rows, (north rows, south rows) as
-    /// bit sets of the half's h rows; of each row set and its complement,
-    /// the smaller.
-    items: Vec<(u32, u32)>,
+    /// bit sets of the half's h rows, the smallest of its row sets that
+    /// count alike, and how many those are.
+    items: Vec<(u32, u32, u64)>,
 }
 
 impl Join {
@@ -53,17 +54,32 @@ impl Join {
             return Err(Error::BoardSize { n });
         }
         let h = n / 2;
-        // E and its complement give the same count (the east-west mirror:
-        // see `count_item`): only the smaller of the two is an item.
+        // E, its complement (the east-west mirror, see `count_item`), its
+        // reverse (the north-south flip keeps east and west) and the
+        // reverse's complement all give the same count: only the smallest
+        // of them is an item, weighted by how many they are.
         let all = (1u32 << h) - 1;
+        let rows = |north: u32, south: u32| u64::from(north) | u64::from(south) << h;
+        let reverse = |bits: u32| bits.reverse_bits() >> (32 - h);
         let mut items = Vec::new();
         for north in 0u32..1 << h {
             for south in 0u32..1 << h {
-                let rows = u64::from(north) | u64::from(south) << h;
-                let other = u64::from(all ^ north) | u64::from(all ^ south) << h;
-                if (north.count_ones() + south.count_ones()) as usize == h && rows < other {
-                    items.push((north, south));
+                if (north.count_ones() + south.count_ones()) as usize != h {
+                    continue;
                 }
+                let (flip_north, flip_south) = (reverse(south), reverse(north));
+                let mut orbit = [
+                    rows(north, south),
+                    rows(all ^ north, all ^ south),
+                    rows(flip_north, flip_south),
+                    rows(all ^ flip_north, all ^ flip_south),
+                ];
+                if orbit[0] != *orbit.iter().min().expect("four row sets") {
+                    continue;
+                }
+                orbit.sort_unstable();
+                let weight = 1 + orbit.windows(2).filter(|w| w[0] != w[1]).count() as u64;
+                items.push((north, south, weight));
             }
         }
         Ok(Join {
@@ -101,15 +117,15 @@ impl Join {
         patterns
     }
 
-    /// The solutions with the east queens on the rows of item `item`, and
-    /// those with them on the other rows: the same number, twice.
+    /// The solutions with the east queens on the rows of item `item`,
+    /// times the row sets that count alike.
     ///
     /// Mirrored left to right, a west half on rows W is an east half on
     /// rows W with its rising and falling diagonals swapped; so the west
     /// halves for E are the east halves for the other rows, swapped, and
     /// the count for the other rows is the count for E.
     fn count_item(&self, item: usize) -> u64 {
-        let (north, south) = self.items[item];
+        let (north, south, weight) = self.items[item];
         let all = (1u32 << self.h) - 1;
         let east = self.halves(north, south, 0);
         if east.is_empty() {
@@ -122,7 +138,7 @@ impl Join {
             .into_iter()
             .map(|p| p >> bits | (p & low) << bits)
             .collect();
-        2 * pairs::count_disjoint(&east, &west, 2 * bits)
+        weight * pairs::count_disjoint(&east, &west, 2 * bits)
     }
 }
 

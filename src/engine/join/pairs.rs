@@ -110,24 +110,45 @@ mod avx512 {
     /// [`super::count_sliced`] with 512 patterns a block.
     #[target_feature(enable = "avx512f,avx512vpopcntdq")]
     pub fn count(a: &[u64], b: &[u64], bits: usize) -> u64 {
+        // Monomorphized per chunk count: the chunk loop unrolls, and its
+        // table lookups (a value masked to 0..32 into a [_; 32]) need no
+        // bounds check.
+        match bits.div_ceil(CHUNK) {
+            0 | 1 => count_chunks::<1>(a, b),
+            2 => count_chunks::<2>(a, b),
+            3 => count_chunks::<3>(a, b),
+            4 => count_chunks::<4>(a, b),
+            5 => count_chunks::<5>(a, b),
+            6 => count_chunks::<6>(a, b),
+            7 => count_chunks::<7>(a, b),
+            8 => count_chunks::<8>(a, b),
+            9 => count_chunks::<9>(a, b),
+            10 => count_chunks::<10>(a, b),
+            11 => count_chunks::<11>(a, b),
+            12 => count_chunks::<12>(a, b),
+            _ => count_chunks::<13>(a, b),
+        }
+    }
+
+    /// [`count`] for patterns of at most `CHUNKS` chunks.
+    #[target_feature(enable = "avx512f,avx512vpopcntdq")]
+    fn count_chunks<const CHUNKS: usize>(a: &[u64], b: &[u64]) -> u64 {
         let (stream, sliced) = if a.len() < b.len() { (a, b) } else { (b, a) };
         if stream.is_empty() {
             return 0;
         }
-        let chunks = bits.div_ceil(CHUNK);
-        let mut tables = vec![_mm512_setzero_si512(); chunks << CHUNK];
+        let mut tables = vec![[_mm512_setzero_si512(); 1 << CHUNK]; CHUNKS];
         let mut sums = _mm512_setzero_si512();
         for block in sliced.chunks(BLOCK) {
-            build_tables(block, chunks, &mut tables);
+            build_tables(block, &mut tables);
+            let tables: &[[__m512i; 1 << CHUNK]; CHUNKS] =
+                tables.as_slice().try_into().expect("CHUNKS tables");
             for &x in stream {
-                let mut lanes = tables[0];
-                // Every chunk, whatever its value: value 0 is the block's
-                // lanes, so the loop has no data-dependent branch.
-                for chunk in 1..chunks {
+                let mut lanes = tables[0][x as usize & ((1 << CHUNK) - 1)];
+                for (chunk, table) in tables.iter().enumerate().skip(1) {
                     let value = (x >> (chunk * CHUNK)) as usize & ((1 << CHUNK) - 1);
-                    lanes = _mm512_and_si512(lanes, tables[chunk << CHUNK | value]);
+                    lanes = _mm512_and_si512(lanes, table[value]);
                 }
-                lanes = _mm512_and_si512(lanes, tables[x as usize & ((1 << CHUNK) - 1)]);
                 sums = _mm512_add_epi64(sums, _mm512_popcnt_epi64(lanes));
             }
         }
@@ -135,8 +156,11 @@ mod avx512 {
     }
 
     /// For each chunk and value, the lanes of `block` lacking those bits.
+    /// The transposition takes eight patterns at a time: one test gives a
+    /// bit of each of them.
     #[target_feature(enable = "avx512f")]
-    fn build_tables(block: &[u64], chunks: usize, tables: &mut [__m512i]) {
+    fn build_tables(block: &[u64], tables: &mut [[__m512i; 1 << CHUNK]]) {
+        let chunks = tables.len();
         let mut lanes = [0u64; 8];
         for (word, lane) in lanes.iter_mut().enumerate() {
             let count = block.len().saturating_sub(64 * word).min(64);
@@ -147,20 +171,24 @@ mod avx512 {
             };
         }
         let lanes = vector(lanes);
-        for chunk in 0..chunks {
-            let mut lack = [[0u64; 8]; CHUNK];
-            for (i, &pattern) in block.iter().enumerate() {
-                let missing = !(pattern >> (chunk * CHUNK));
-                for (bit, words) in lack.iter_mut().enumerate() {
-                    words[i / 64] |= (missing >> bit & 1) << (i % 64);
-                }
+        // lack[bit][word]: bit i of word w set if pattern 64w + i lacks bit.
+        let mut lack = [[0u64; 8]; 64];
+        for (group, eight) in block.chunks(8).enumerate() {
+            let mut words = [u64::MAX; 8]; // missing patterns lack nothing
+            words[..eight.len()].copy_from_slice(eight);
+            let patterns = vector(words);
+            let (word, shift) = (group / 8, 8 * (group % 8));
+            for (bit, lacking) in lack.iter_mut().enumerate().take(chunks * CHUNK) {
+                let missing = _mm512_testn_epi64_mask(patterns, _mm512_set1_epi64(1i64 << bit));
+                lacking[word] |= u64::from(missing) << shift;
             }
-            let lack = lack.map(|words| vector(words));
-            let table = &mut tables[chunk << CHUNK..(chunk + 1) << CHUNK];
+        }
+        for (chunk, table) in tables.iter_mut().enumerate() {
             table[0] = lanes;
             for value in 1..1usize << CHUNK {
                 let low = value.trailing_zeros() as usize;
-                table[value] = _mm512_and_si512(table[value & (value - 1)], lack[low]);
+                let bit = (chunk * CHUNK + low).min(63);
+                table[value] = _mm512_and_si512(table[value & (value - 1)], vector(lack[bit]));
             }
         }
     }

@@ -337,7 +337,7 @@ pub fn count_with_progress(
         Algorithm::Parallel => {
             let threads = rayon::current_num_threads();
             progress(Phase::Planning);
-            let engine = engine(n, options, threads)?;
+            let engine = build_engine(n, options, threads)?;
             let tally = exec::pool::count(&engine, progress);
             Count::of_engine(&engine, tally, threads, 0.0)?
         }
@@ -359,7 +359,7 @@ pub fn count_with_progress(
 /// # Errors
 /// [`Error::BoardSize`], [`Error::Depth`], [`Error::PlanTooLarge`] or
 /// [`Error::KernelUnavailable`], as [`count`].
-pub fn engine(n: usize, options: &Options, threads: usize) -> Result<Backtrack, Error> {
+pub fn build_engine(n: usize, options: &Options, threads: usize) -> Result<Backtrack, Error> {
     check_board_size(n)?;
     let kernel = options.kernel.unwrap_or_else(Kernel::fastest);
     if !kernel.available() {

@@ -36,7 +36,7 @@ pub fn count(args: &CountArgs, mut options: Options) -> anyhow::Result<()> {
     // Planned on the pool, as `count` plans: built on the main thread, the
     // plan left the workers about 1% slower (count 16 --depth 7).
     let engine = pool
-        .install(|| nqueens::engine(args.n, &options, threads))
+        .install(|| nqueens::build_engine(args.n, &options, threads))
         .map_err(usage_error)?;
     let items = match args.shard {
         Some((index, shards)) => shard::ranges(&engine, shards)[index - 1].clone(),

@@ -72,7 +72,7 @@ pub fn count(args: &CountArgs, mut options: Options) -> anyhow::Result<()> {
     options.depth = Some(plan[2] as usize);
     let n = plan[0] as usize;
     let engine = pool
-        .install(|| nqueens::engine(n, &options, threads))
+        .install(|| nqueens::build_engine(n, &options, threads))
         .map_err(usage_error)?;
     if rank != 0 {
         nqueens::exec::mpi::work(&world, &engine, &pool);

@@ -84,7 +84,11 @@ fn build_tables(block: &[u64], chunks: usize, tables: &mut [u64]) {
         let mut lack = [0u64; CHUNK];
         for (lane, &pattern) in block.iter().enumerate() {
             for (bit, word) in lack.iter_mut().enumerate() {
-                if pattern >> (chunk * CHUNK + bit) & 1 == 0 {
+                // Bits past the word's 64 are lacking, like absent ones.
+                let shifted = pattern
+                    .checked_shr((chunk * CHUNK + bit) as u32)
+                    .unwrap_or(0);
+                if shifted & 1 == 0 {
                     *word |= 1 << lane;
                 }
             }

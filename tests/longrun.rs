@@ -284,6 +284,7 @@ fn shards_merge_into_the_whole_count_whatever_threads_ran_them() {
         serde_json::from_str(&std::fs::read_to_string(&names[1]).unwrap()).unwrap();
     let orbit8 = file["tally"]["classes"]["orbit8"].as_u64().unwrap();
     file["tally"]["classes"]["orbit8"] = (orbit8 + 1).into();
+    file["classes"]["orbit8"] = (orbit8 + 1).into();
     file["total"] = (8 * (orbit8 + 1)
         + 4 * file["tally"]["classes"]["orbit4"].as_u64().unwrap()
         + 2 * file["tally"]["classes"]["orbit2"].as_u64().unwrap())

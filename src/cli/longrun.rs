@@ -162,6 +162,7 @@ pub fn shard_file(
         total_items: engine.items(),
         tally,
         total: tally.total().to_string(),
+        classes: (engine.plan().symmetry == Symmetry::Full).then_some(tally.classes),
         elapsed_s,
         threads,
         kernel: engine.kernel().to_string(),

@@ -253,6 +253,7 @@ mod tests {
             total_items: 30,
             tally,
             total: tally.total().to_string(),
+            classes: Some(tally.classes),
             elapsed_s: 1.0,
             threads: 2,
             kernel: "lanes".to_string(),

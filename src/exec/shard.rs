@@ -17,7 +17,7 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 
 use crate::engine::{Engine, Fingerprint};
-use crate::reduce::Tally;
+use crate::reduce::{Classes, Tally};
 
 /// The `kind` of every shard file.
 pub const KIND: &str = "nqueens-shard";
@@ -74,6 +74,9 @@ pub struct ShardFile {
     /// Its part of the total, `tally`'s solutions (a decimal string: it
     /// may exceed what JSON readers hold exactly).
     pub total: String,
+    /// Its orbit classes (`tally`'s), when the symmetry is full.
+    #[serde(default)]
+    pub classes: Option<Classes>,
     /// Wall-clock seconds the shard took (the last run, if it resumed from
     /// a journal).
     pub elapsed_s: f64,
@@ -137,6 +140,10 @@ pub fn read(path: &Path) -> Result<ShardFile, BadShard> {
             "items {}..{} do not lie in 0..{}",
             file.items[0], file.items[1], file.total_items
         )));
+    }
+    let full = file.fingerprint.symmetry == crate::Symmetry::Full;
+    if file.classes != full.then_some(file.tally.classes) {
+        return Err(bad("its classes are not its tally's".to_string()));
     }
     if file.total != file.tally.total().to_string() {
         return Err(bad(format!(

@@ -18,6 +18,7 @@ use serde::Serialize;
 
 use super::args::{CountArgs, MergeArgs, StatusArgs};
 use super::count::{print_report, usage_error};
+use super::estimate::duration;
 use super::report::Report;
 use super::{progress, signals, thread_pool, Mismatch, UsageError};
 
@@ -405,21 +406,6 @@ fn write_plan(out: &mut dyn Write, f: &nqueens::Fingerprint) -> io::Result<()> {
     writeln!(out, "  engine       {}", f.engine)?;
     writeln!(out, "  symmetry     {}", f.symmetry)?;
     writeln!(out, "  split depth  {}", f.depth)
-}
-
-/// Seconds as `1h 02m 03s`, `4m 05s` or `6.7 s`.
-fn duration(seconds: f64) -> String {
-    let whole = seconds.round() as u64;
-    match whole {
-        0..60 => format!("{seconds:.1} s"),
-        60..3600 => format!("{}m {:02}s", whole / 60, whole % 60),
-        _ => format!(
-            "{}h {:02}m {:02}s",
-            whole / 3600,
-            whole % 3600 / 60,
-            whole % 60
-        ),
-    }
 }
 
 /// `nqueens merge FILE...`.

@@ -13,10 +13,18 @@
 /// Bits per chunk of the precomputed ANDs.
 const CHUNK: usize = 5;
 
+/// Below this many patterns on the smaller side, the double loop is
+/// faster than building a block's tables.
+const NAIVE_BELOW: usize = 24;
+
 /// The pairs of `a` and `b` with no common bit, among patterns of `bits`
 /// bits: in AVX-512 registers where the CPU has AVX-512 F and VPOPCNTDQ,
 /// else by [`count_sliced`].
 pub fn count_disjoint(a: &[u64], b: &[u64], bits: usize) -> u64 {
+    // Small lists do not pay for a block's tables.
+    if a.len().min(b.len()) < NAIVE_BELOW {
+        return count_naive(a, b);
+    }
     #[cfg(target_arch = "x86_64")]
     if wide_available() {
         // SAFETY: the features the function is compiled for were detected.

@@ -6,7 +6,7 @@
 //! An entry is its two diagonal masks in the square's own coordinates: the
 //! rising diagonals `r + c` and the falling ones `r - c + h - 1`, each in
 //! `0..2h-1`. Placed at row `r0`, column `c0` of the board, they shift by
-//! `r0 + c0` and `r0 - c0 + h` (see [`Quarter::place`]).
+//! `r0 + c0` and `r0 - c0 + n - h` (see [`Quarter::place`]).
 
 /// The diagonals of one placement in the square.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -18,12 +18,13 @@ pub struct Quarter {
 }
 
 impl Quarter {
-    /// The placement's diagonals on the 2h×2h board, with the square's
-    /// corner at row `r0`, column `c0` (each 0 or h): bit `r + c` of the
-    /// board's rising diagonals, bit `r - c + 2h - 1` of its falling ones.
-    pub fn place(self, h: usize, r0: usize, c0: usize) -> (u64, u64) {
+    /// The placement's diagonals on the n×n board (n = 2h or 2h + 1), with
+    /// the square's corner at row `r0`, column `c0` (each 0 or n - h): bit
+    /// `r + c` of the board's rising diagonals, bit `r - c + n - 1` of its
+    /// falling ones.
+    pub fn place(self, n: usize, h: usize, r0: usize, c0: usize) -> (u64, u64) {
         let sum = u64::from(self.sum) << (r0 + c0);
-        let diff = u64::from(self.diff) << (r0 + h - c0);
+        let diff = u64::from(self.diff) << (r0 + n - h - c0);
         (sum, diff)
     }
 }

@@ -177,7 +177,7 @@ pub fn shard_file(
 fn write_shard(path: &Path, file: &ShardFile) -> anyhow::Result<()> {
     let mut text = serde_json::to_string_pretty(file)?;
     text.push('\n');
-    super::bench::write_atomically(path, &text)
+    super::write_atomically(path, &text)
 }
 
 fn print_shard(file: &ShardFile, path: &Path, json: bool) -> anyhow::Result<()> {

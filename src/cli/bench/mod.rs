@@ -8,11 +8,11 @@
 
 use std::collections::HashSet;
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::Arc;
-use std::time::{Instant, SystemTime};
+use std::time::Instant;
 
-use anyhow::{bail, Context};
+use anyhow::bail;
 use indicatif::ProgressBar;
 use nqueens::plan::{Plan, MAX_SUBPROBLEMS};
 use nqueens::{oeis, Algorithm, Options, Symmetry, MAX_N};
@@ -454,20 +454,6 @@ fn command_line() -> String {
         }
     }));
     words.join(" ")
-}
-
-/// Writes through a temporary file in the same folder and a rename, so that
-/// readers (and an interrupted run) see the old file or the new one, never
-/// half of one.
-pub fn write_atomically(path: &Path, text: &str) -> anyhow::Result<()> {
-    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("file");
-    let nonce = SystemTime::now()
-        .duration_since(SystemTime::UNIX_EPOCH)
-        .map_or(0, |d| d.subsec_nanos());
-    let tmp = path.with_file_name(format!(".{name}.{}.{nonce}.tmp", std::process::id()));
-    std::fs::write(&tmp, text).with_context(|| format!("cannot write {}", tmp.display()))?;
-    std::fs::rename(&tmp, path).with_context(|| format!("cannot write {}", path.display()))?;
-    Ok(())
 }
 
 #[cfg(test)]

@@ -43,24 +43,83 @@ use crate::{Error, Symmetry};
 /// The version of the join's work items.
 pub const FORMAT: u32 = 1;
 
-/// What the queens outside the quarters leave to a join: the columns each
-/// side may use, the rows, the diagonals they hold, and how many boards of
-/// the orbit the join stands for.
+/// The columns of one half: which quarter table (its width), where its
+/// quarters stand, and which of their columns are free.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Side {
+    /// The quarters' width: h, or h + 1 for an odd board's west half with
+    /// the middle column.
+    width: usize,
+    /// The board column of the quarters' first column.
+    c0: usize,
+    /// The free columns, as a bit set of the quarters' columns.
+    columns: u32,
+}
+
+/// Which diagonals an east and a west half can share: the rising ones
+/// `sum.0..sum.0 + sum.1` and the falling ones `diff.0..diff.0 + diff.1`
+/// (first, count). A half's pattern holds them, rising ones in the low
+/// bits.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Shape {
+    sum: (usize, usize),
+    diff: (usize, usize),
+}
+
+impl Shape {
+    /// The diagonals shared by the columns `east` and `west` (inclusive
+    /// ranges, east left of west) of the n×n board.
+    fn between(n: usize, east: (usize, usize), west: (usize, usize)) -> Shape {
+        // Rising r + c: east reaches n - 1 + east.1, west starts at west.0.
+        // Falling r - c + n - 1: east starts at n - 1 - east.1, west
+        // reaches 2n - 2 - west.0.
+        let sum = (west.0, n + east.1 - west.0);
+        let diff = (n - 1 - east.1, n + east.1 - west.0);
+        Shape { sum, diff }
+    }
+
+    /// The pattern's width in bits.
+    fn bits(self) -> usize {
+        self.sum.1 + self.diff.1
+    }
+
+    /// The pattern of a half with diagonals `(sum, diff)`.
+    fn pattern(self, (sum, diff): (u64, u64)) -> u64 {
+        let low = |bits: usize| (1u64 << bits) - 1;
+        (sum >> self.sum.0 & low(self.sum.1))
+            | (diff >> self.diff.0 & low(self.diff.1)) << self.sum.1
+    }
+}
+
+/// What the queens outside the quarters leave to a join: the columns of
+/// each side, the rows, the diagonals held outside, and how many boards of
+/// the orbit each counted one stands for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Frame {
-    /// East and west columns free, as bit sets of the quarter's columns.
-    east: u32,
-    west: u32,
-    /// North and south rows free, as bit sets of the quarter's rows.
+    east: Side,
+    west: Side,
+    /// North and south rows free, as bit sets of the quarters' rows.
     north: u32,
     south: u32,
     /// Diagonals held outside the quarters (rising, falling).
     forbidden: (u64, u64),
+    shape: Shape,
     /// The boards each counted solution stands for.
     weight: u64,
-    /// Whether the frame is its own east-west mirror and north-south flip,
-    /// so that its row sets can be folded into orbits (even n, the centre).
-    symmetric: bool,
+    /// Which row sets count alike.
+    fold: Fold,
+}
+
+/// The symmetries of a frame that fold its items.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Fold {
+    /// The west side is the east's mirror image and the frame its own
+    /// north-south flip (even n, and the centre queen of odd n): E, its
+    /// complement and their flips count alike.
+    MirrorAndFlip,
+    /// None: the frame stands for its images (the off-centre pairs of odd
+    /// n, weight 8).
+    None,
 }
 
 /// One work item: a frame and the east queens' rows in it.
@@ -69,8 +128,8 @@ struct Item {
     frame: usize,
     north: u32,
     south: u32,
-    /// The row sets this one stands for (its orbit under the mirror and
-    /// the flip), times the frame's weight.
+    /// The row sets this one stands for (its orbit under the flip, and the
+    /// mirror), times the frame's weight.
     weight: u64,
 }
 
@@ -79,7 +138,9 @@ struct Item {
 pub struct Join {
     n: usize,
     h: usize,
-    table: QuarterTable,
+    /// The h×h table, and for odd n the h×(h+1) one.
+    square: QuarterTable,
+    wide: Option<QuarterTable>,
     frames: Vec<Frame>,
     items: Vec<Item>,
 }
@@ -102,26 +163,30 @@ impl Join {
         Ok(Join {
             n,
             h,
-            table: QuarterTable::new(h),
+            square: QuarterTable::new(h, h),
+            wide: (n % 2 == 1).then(|| QuarterTable::new(h, h + 1)),
             frames,
             items,
         })
     }
 
-    /// The patterns of the halves on the rows `north` and `south` and the
-    /// columns `columns` (bit sets of the quarters' rows and columns), with
-    /// their quarters' corners at column `c0`, that keep off `forbidden`.
-    fn halves(
-        &self,
-        (north, south): (u32, u32),
-        columns: u32,
-        c0: usize,
-        forbidden: (u64, u64),
-    ) -> Vec<u64> {
+    fn table(&self, width: usize) -> &QuarterTable {
+        if width == self.h {
+            &self.square
+        } else {
+            self.wide.as_ref().expect("odd boards have the wide table")
+        }
+    }
+
+    /// The patterns of the halves on the rows `north` and `south` (bit sets
+    /// of the quarters' rows) and the columns of `side`, that keep off the
+    /// frame's forbidden diagonals.
+    fn halves(&self, (north, south): (u32, u32), side: Side, frame: &Frame) -> Vec<u64> {
         let (n, h) = (self.n, self.h);
-        let below = n - h; // the south quarters' first row, the west's column
-        let bits = 2 * h - 1;
-        let shared = (1u64 << bits) - 1;
+        let table = self.table(side.width);
+        let (width, c0, columns) = (side.width, side.c0, side.columns);
+        let below = n - h; // the south quarters' first row
+        let forbidden = frame.forbidden;
         let mut patterns = Vec::new();
         let mut lower: Vec<(u64, u64)> = Vec::new();
         let keeps_off = |(sum, diff): (u64, u64)| sum & forbidden.0 == 0 && diff & forbidden.1 == 0;
@@ -131,24 +196,23 @@ impl Join {
             // ones.
             lower.clear();
             lower.extend(
-                self.table
+                table
                     .cell(south, columns ^ upper_columns)
                     .iter()
-                    .map(|b| b.place(n, h, below, c0))
+                    .map(|b| b.place(n, width, below, c0))
                     .filter(|&b| keeps_off(b)),
             );
             if lower.is_empty() {
                 continue;
             }
-            for a in self.table.cell(north, upper_columns) {
-                let (a_sum, a_diff) = a.place(n, h, 0, c0);
+            for a in table.cell(north, upper_columns) {
+                let (a_sum, a_diff) = a.place(n, width, 0, c0);
                 if !keeps_off((a_sum, a_diff)) {
                     continue;
                 }
                 for &(b_sum, b_diff) in &lower {
                     if (a_sum & b_sum) | (a_diff & b_diff) == 0 {
-                        let (sum, diff) = (a_sum | b_sum, a_diff | b_diff);
-                        patterns.push((sum >> below & shared) | (diff >> below & shared) << bits);
+                        patterns.push(frame.shape.pattern((a_sum | b_sum, a_diff | b_diff)));
                     }
                 }
             }
@@ -160,23 +224,23 @@ impl Join {
         let frame = &self.frames[item.frame];
         let east_rows = (item.north, item.south);
         let west_rows = (frame.north ^ item.north, frame.south ^ item.south);
-        let east = self.halves(east_rows, frame.east, 0, frame.forbidden);
+        let east = self.halves(east_rows, frame.east, frame);
         if east.is_empty() {
             return 0;
         }
-        let bits = 2 * self.h - 1;
-        let west: Vec<u64> = if frame.symmetric {
+        let shape = frame.shape;
+        let west: Vec<u64> = if frame.fold == Fold::MirrorAndFlip {
             // Mirrored left to right, a west half on rows W is an east half
             // on rows W with its rising and falling diagonals swapped.
-            let low = (1u64 << bits) - 1;
-            self.halves(west_rows, frame.east, 0, frame.forbidden)
+            let low = (1u64 << shape.sum.1) - 1;
+            self.halves(west_rows, frame.east, frame)
                 .into_iter()
-                .map(|p| p >> bits | (p & low) << bits)
+                .map(|p| p >> shape.sum.1 | (p & low) << shape.sum.1)
                 .collect()
         } else {
-            self.halves(west_rows, frame.west, self.n - self.h, frame.forbidden)
+            self.halves(west_rows, frame.west, frame)
         };
-        item.weight * pairs::count_disjoint(&east, &west, 2 * bits)
+        item.weight * pairs::count_disjoint(&east, &west, shape.bits())
     }
 }
 
@@ -220,14 +284,21 @@ fn spread(mut bits: u32, set: u32) -> u32 {
 /// centre queen, and one pair (Q1, Q2) per orbit of the off-centre ones.
 fn frames(n: usize, h: usize) -> Vec<Frame> {
     let all = (1u32 << h) - 1;
+    let square = |c0| Side {
+        width: h,
+        c0,
+        columns: all,
+    };
+    // East columns 0..h, west n - h..n (the middle column of odd n apart).
     let whole = Frame {
-        east: all,
-        west: all,
+        east: square(0),
+        west: square(n - h),
         north: all,
         south: all,
         forbidden: (0, 0),
+        shape: Shape::between(n, (0, h - 1), (n - h, n - 1)),
         weight: 1,
-        symmetric: true,
+        fold: Fold::MirrorAndFlip,
     };
     if n.is_multiple_of(2) {
         return vec![whole];
@@ -264,13 +335,20 @@ fn frames(n: usize, h: usize) -> Vec<Frame> {
                 south &= !(1 << (q2 as usize - h - 1));
             }
             frames.push(Frame {
-                east,
-                west,
+                east: Side {
+                    columns: east,
+                    ..whole.east
+                },
+                west: Side {
+                    columns: west,
+                    ..whole.west
+                },
                 north,
                 south,
                 forbidden: (s1 | s2, d1 | d2),
                 weight: 8,
-                symmetric: false,
+                fold: Fold::None,
+                ..whole
             });
         }
     }
@@ -291,10 +369,10 @@ fn canonical(a: i64, b: i64) -> (i64, i64) {
 }
 
 /// The work items of a frame: every split of its rows between east (as
-/// many as its east columns) and west; for a symmetric frame, one per orbit
-/// under the mirror and the flip.
+/// many as its east columns) and west, one per orbit under the frame's
+/// fold.
 fn items_of(h: usize, index: usize, frame: &Frame, items: &mut Vec<Item>) {
-    let wanted = frame.east.count_ones();
+    let wanted = frame.east.columns.count_ones();
     let rows = |north: u32, south: u32| u64::from(north) | u64::from(south) << h;
     let reverse = |bits: u32| bits.reverse_bits() >> (32 - h);
     for north in 0u32..1 << h {
@@ -306,15 +384,14 @@ fn items_of(h: usize, index: usize, frame: &Frame, items: &mut Vec<Item>) {
                 continue;
             }
             let mut weight = frame.weight;
-            if frame.symmetric {
+            if frame.fold == Fold::MirrorAndFlip {
                 // E, its complement (the east-west mirror), its reverse
                 // (the north-south flip) and the reverse's complement count
                 // alike: the smallest stands for all of them.
                 let (flip_north, flip_south) = (reverse(south), reverse(north));
-                let (other_north, other_south) = (frame.north ^ north, frame.south ^ south);
                 let mut orbit = [
                     rows(north, south),
-                    rows(other_north, other_south),
+                    rows(frame.north ^ north, frame.south ^ south),
                     rows(flip_north, flip_south),
                     rows(frame.north ^ flip_north, frame.south ^ flip_south),
                 ];
@@ -391,6 +468,34 @@ mod tests {
             .filter(|&&(a, b)| canonical(a, b) == (a, b))
             .count();
         assert_eq!(canonical_ones * 8, pairs.len());
+    }
+
+    #[test]
+    fn shapes_cover_the_diagonals_both_halves_reach() {
+        // Brute force: the diagonals an east and a west queen can share.
+        for n in 4..=13 {
+            let h = n / 2;
+            let frame = &frames(n, h)[0];
+            let (east, west) = ((0, h - 1), (n - h, n - 1));
+            let reach = |cols: (usize, usize), diagonal: &dyn Fn(usize, usize) -> usize| {
+                let mut set = 0u64;
+                for r in 0..n {
+                    for c in cols.0..=cols.1 {
+                        set |= 1 << diagonal(r, c);
+                    }
+                }
+                set
+            };
+            let sums = reach(east, &|r, c| r + c) & reach(west, &|r, c| r + c);
+            let diffs = reach(east, &|r, c| r + n - 1 - c) & reach(west, &|r, c| r + n - 1 - c);
+            let low = |bits: usize| (1u64 << bits) - 1;
+            assert_eq!(sums, low(frame.shape.sum.1) << frame.shape.sum.0, "n = {n}");
+            assert_eq!(
+                diffs,
+                low(frame.shape.diff.1) << frame.shape.diff.0,
+                "n = {n}"
+            );
+        }
     }
 
     #[test]

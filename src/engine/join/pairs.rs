@@ -55,7 +55,7 @@ pub fn count_naive(a: &[u64], b: &[u64]) -> u64 {
 /// The pairs of `a` and `b` with no common bit, among patterns of `bits`
 /// bits (<= 64), by the bit-sliced blocks of the larger side.
 pub fn count_sliced(a: &[u64], b: &[u64], bits: usize) -> u64 {
-    let (stream, sliced) = if a.len() < b.len() { (a, b) } else { (b, a) };
+    let (sliced, stream) = if a.len() < b.len() { (a, b) } else { (b, a) };
     if stream.is_empty() {
         return 0;
     }
@@ -145,7 +145,10 @@ mod avx512 {
     /// [`count`] for patterns of at most `CHUNKS` chunks.
     #[target_feature(enable = "avx512f,avx512vpopcntdq")]
     fn count_chunks<const CHUNKS: usize>(a: &[u64], b: &[u64]) -> u64 {
-        let (stream, sliced) = if a.len() < b.len() { (a, b) } else { (b, a) };
+        // The smaller side is sliced: its tables stay in cache while the
+        // larger streams past them (a few per cent faster at n = 16..18
+        // than the other way round, where small sides pay for tables).
+        let (sliced, stream) = if a.len() < b.len() { (a, b) } else { (b, a) };
         if stream.is_empty() {
             return 0;
         }

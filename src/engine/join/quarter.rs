@@ -1,12 +1,14 @@
-//! The quarter table: every non-attacking placement of 0..=h queens in an
-//! h×h square (at most one per row and per column), grouped into cells by
-//! (row set, column set). The four quarters of a 2h×2h board are
-//! translations of the same square, so one table serves all four.
+//! The quarter table: every non-attacking placement of queens in an h×w
+//! rectangle (h rows, w columns, at most one queen per row and per column),
+//! grouped into cells by (row set, column set). The four quarters of a
+//! 2h×2h board are translations of the same h×h square, so one table serves
+//! all four; an odd board's west quarters, which take the middle column
+//! too, are h×(h+1).
 //!
-//! An entry is its two diagonal masks in the square's own coordinates: the
-//! rising diagonals `r + c` and the falling ones `r - c + h - 1`, each in
-//! `0..2h-1`. Placed at row `r0`, column `c0` of the board, they shift by
-//! `r0 + c0` and `r0 - c0 + n - h` (see [`Quarter::place`]).
+//! An entry is its two diagonal masks in the rectangle's own coordinates:
+//! the rising diagonals `r + c` and the falling ones `r - c + w - 1`, each
+//! in `0..h+w-1`. Placed at row `r0`, column `c0` of the board, they shift
+//! by `r0 + c0` and `r0 - c0 + n - w` (see [`Quarter::place`]).
 
 /// The diagonals of one placement in the square.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -18,37 +20,46 @@ pub struct Quarter {
 }
 
 impl Quarter {
-    /// The placement's diagonals on the n×n board (n = 2h or 2h + 1), with
-    /// the square's corner at row `r0`, column `c0` (each 0 or n - h): bit
-    /// `r + c` of the board's rising diagonals, bit `r - c + n - 1` of its
-    /// falling ones.
-    pub fn place(self, n: usize, h: usize, r0: usize, c0: usize) -> (u64, u64) {
+    /// The placement's diagonals on the n×n board, for a rectangle `w`
+    /// columns wide with its corner at row `r0`, column `c0`: bit `r + c`
+    /// of the board's rising diagonals, bit `r - c + n - 1` of its falling
+    /// ones.
+    pub fn place(self, n: usize, w: usize, r0: usize, c0: usize) -> (u64, u64) {
         let sum = u64::from(self.sum) << (r0 + c0);
-        let diff = u64::from(self.diff) << (r0 + n - h - c0);
+        let diff = u64::from(self.diff) << (r0 + n - w - c0);
         (sum, diff)
     }
 }
 
-/// Every placement of the h×h square, by cell.
+/// Every placement of the h×w rectangle, by cell.
 #[derive(Clone, Debug)]
 pub struct QuarterTable {
     h: usize,
+    w: usize,
     /// `starts[cell]..starts[cell + 1]` are the cell's entries, the cell
-    /// being `rows << h | columns`.
+    /// being `rows << w | columns`.
     starts: Vec<u32>,
     entries: Vec<Quarter>,
 }
 
 impl QuarterTable {
-    /// The table of the h×h square (1 <= h <= 12).
-    pub fn new(h: usize) -> QuarterTable {
-        assert!((1..=12).contains(&h), "quarter side {h}");
-        let cells = 1usize << (2 * h);
+    /// The table of the h×w rectangle (1 <= h, w <= 13).
+    pub fn new(h: usize, w: usize) -> QuarterTable {
+        assert!(
+            (1..=13).contains(&h) && (1..=13).contains(&w),
+            "quarter {h}×{w}"
+        );
+        let cells = 1usize << (h + w);
         // Two walks: one to size each cell, one to fill it.
         let mut sizes = vec![0u32; cells];
-        walk(h, 0, 0, 0, Quarter { sum: 0, diff: 0 }, &mut |cell, _| {
-            sizes[cell] += 1
-        });
+        walk(
+            (h, w),
+            0,
+            0,
+            0,
+            Quarter { sum: 0, diff: 0 },
+            &mut |cell, _| sizes[cell] += 1,
+        );
         let mut starts = Vec::with_capacity(cells + 1);
         let mut total = 0u32;
         starts.push(0);
@@ -59,7 +70,7 @@ impl QuarterTable {
         let mut next: Vec<u32> = starts[..cells].to_vec();
         let mut entries = vec![Quarter { sum: 0, diff: 0 }; total as usize];
         walk(
-            h,
+            (h, w),
             0,
             0,
             0,
@@ -69,18 +80,28 @@ impl QuarterTable {
                 next[cell] += 1;
             },
         );
-        QuarterTable { h, starts, entries }
+        QuarterTable {
+            h,
+            w,
+            starts,
+            entries,
+        }
     }
 
-    /// The square's side.
-    pub fn side(&self) -> usize {
+    /// The rectangle's rows.
+    pub fn height(&self) -> usize {
         self.h
     }
 
+    /// The rectangle's columns.
+    pub fn width(&self) -> usize {
+        self.w
+    }
+
     /// The placements with queens on exactly the rows `rows` and the
-    /// columns `columns` (bit sets of the square).
+    /// columns `columns` (bit sets of the rectangle).
     pub fn cell(&self, rows: u32, columns: u32) -> &[Quarter] {
-        let cell = (rows as usize) << self.h | columns as usize;
+        let cell = (rows as usize) << self.w | columns as usize;
         &self.entries[self.starts[cell] as usize..self.starts[cell + 1] as usize]
     }
 
@@ -101,9 +122,9 @@ impl QuarterTable {
 }
 
 /// Visits every placement of rows `row..h` below `quarter` (rows and
-/// columns used so far as bit sets).
+/// columns used so far as bit sets) in the h×w rectangle.
 fn walk(
-    h: usize,
+    (h, w): (usize, usize),
     row: usize,
     rows: u32,
     columns: u32,
@@ -111,21 +132,21 @@ fn walk(
     visit: &mut impl FnMut(usize, Quarter),
 ) {
     if row == h {
-        visit((rows as usize) << h | columns as usize, quarter);
+        visit((rows as usize) << w | columns as usize, quarter);
         return;
     }
     // The row stays empty...
-    walk(h, row + 1, rows, columns, quarter, visit);
+    walk((h, w), row + 1, rows, columns, quarter, visit);
     // ...or takes a queen in a free column on free diagonals.
-    for column in 0..h {
-        let (sum, diff) = (1 << (row + column), 1 << (row + h - 1 - column));
+    for column in 0..w {
+        let (sum, diff) = (1 << (row + column), 1 << (row + w - 1 - column));
         if columns & 1 << column == 0 && quarter.sum & sum == 0 && quarter.diff & diff == 0 {
             let placed = Quarter {
                 sum: quarter.sum | sum,
                 diff: quarter.diff | diff,
             };
             walk(
-                h,
+                (h, w),
                 row + 1,
                 rows | 1 << row,
                 columns | 1 << column,
@@ -144,7 +165,7 @@ mod tests {
     fn full_cells_hold_the_solutions_of_the_square() {
         // The cell with every row and column holds the h-queens solutions.
         for (h, solutions) in [(4, 2), (5, 10), (6, 4), (8, 92)] {
-            let table = QuarterTable::new(h);
+            let table = QuarterTable::new(h, h);
             let all = (1u32 << h) - 1;
             assert_eq!(table.cell(all, all).len(), solutions, "h = {h}");
             assert_eq!(table.cell(0, 0).len(), 1, "the empty placement");
@@ -152,10 +173,34 @@ mod tests {
     }
 
     #[test]
+    fn rectangles_hold_every_non_attacking_placement() {
+        // Brute force over every subset of the rectangle's cells.
+        for (h, w) in [(2, 3), (3, 3), (3, 4), (4, 3)] {
+            let cells = h * w;
+            let mut want = 0;
+            for set in 0u32..1 << cells {
+                let queens: Vec<(i32, i32)> = (0..cells)
+                    .filter(|&i| set & 1 << i != 0)
+                    .map(|i| ((i / w) as i32, (i % w) as i32))
+                    .collect();
+                let attack = |&(r1, c1): &(i32, i32), &(r2, c2): &(i32, i32)| {
+                    r1 == r2 || c1 == c2 || (r1 - r2).abs() == (c1 - c2).abs()
+                };
+                let free = queens
+                    .iter()
+                    .enumerate()
+                    .all(|(i, a)| queens[i + 1..].iter().all(|b| !attack(a, b)));
+                want += usize::from(free);
+            }
+            assert_eq!(QuarterTable::new(h, w).len(), want, "{h}×{w}");
+        }
+    }
+
+    #[test]
     fn one_queen_cells_hold_one_placement_each() {
-        let table = QuarterTable::new(5);
+        let table = QuarterTable::new(5, 6);
         for r in 0..5 {
-            for c in 0..5 {
+            for c in 0..6 {
                 assert_eq!(table.cell(1 << r, 1 << c).len(), 1);
             }
         }

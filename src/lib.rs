@@ -67,9 +67,11 @@ mod solutions;
 pub use board::Solution;
 pub use engine::backtrack::kernel::Kernel;
 pub use engine::backtrack::plan::Plan;
+pub use engine::join::pairs::PairCounter;
+pub use engine::join::Join;
 pub use engine::{Engine, Fingerprint};
 pub use exec::{Phase, Progress};
-pub use reduce::{Classes, Tally};
+pub use reduce::{Classes, Fixed, Tally};
 pub use solutions::Solutions;
 
 // The module paths of nqueens 0.1, kept for its callers.
@@ -103,6 +105,12 @@ pub const PROGRAM: &str = concat!(
 /// is 2.3 × 10¹⁷.)
 pub const MAX_N: usize = 32;
 
+/// The boards (even n, odd n) from which the join counts faster than the
+/// backtracking engine, with the AVX-512 pair counter and lanes, and with
+/// the portable counter and scalar kernels: measured on one thread
+/// (results/*-crossover, scripts/crossover.py).
+pub const JOIN_FROM: ((usize, usize), (usize, usize)) = ((16, 17), (16, 17));
+
 /// The ways to count. The names are the CLI's `--algo` values, the bench ids
 /// and the `algorithm` field of results.
 #[derive(
@@ -122,17 +130,43 @@ pub enum Algorithm {
     /// with full (or mirror, or no) symmetry.
     #[default]
     Parallel,
+    /// Half-boards joined from quarter-board tables, on a rayon pool, with
+    /// full symmetry; the unique count by Burnside's lemma.
+    Join,
 }
 
 impl Algorithm {
     /// Every algorithm, fastest last.
-    pub const ALL: [Algorithm; 5] = [
+    pub const ALL: [Algorithm; 6] = [
         Algorithm::Set,
         Algorithm::Board,
         Algorithm::Bitmask,
         Algorithm::BitmaskIter,
         Algorithm::Parallel,
+        Algorithm::Join,
     ];
+
+    /// Whether the algorithm runs on the rayon pool (the others are serial).
+    pub fn is_parallel(self) -> bool {
+        matches!(self, Algorithm::Parallel | Algorithm::Join)
+    }
+
+    /// The faster engine for the n×n board on this CPU: the join from
+    /// [`JOIN_FROM`] on (even, odd n) for its pair counter, the
+    /// backtracking engine below, where the join's setup costs more than
+    /// it saves.
+    pub fn fastest_for(n: usize) -> Algorithm {
+        let (even, odd) = match engine::join::pairs::PairCounter::fastest() {
+            engine::join::pairs::PairCounter::Avx512 => JOIN_FROM.0,
+            engine::join::pairs::PairCounter::Portable => JOIN_FROM.1,
+        };
+        let from = if n.is_multiple_of(2) { even } else { odd };
+        if n >= from {
+            Algorithm::Join
+        } else {
+            Algorithm::Parallel
+        }
+    }
 
     /// The name used on the command line and in results, e.g. `bitmask-iter`.
     pub fn name(self) -> &'static str {
@@ -142,6 +176,7 @@ impl Algorithm {
             Algorithm::Bitmask => "bitmask",
             Algorithm::BitmaskIter => "bitmask-iter",
             Algorithm::Parallel => "parallel",
+            Algorithm::Join => "join",
         }
     }
 }
@@ -229,6 +264,45 @@ pub enum Error {
         /// The most subproblems a plan may hold.
         max_subproblems: usize,
     },
+    /// The join's quarter tables would be too large to index.
+    #[error(
+        "the join counts boards up to n = {largest} (its quarter table for n = {n} would hold \
+         more than 2^32 placements, over 32 GiB); use --algo parallel"
+    )]
+    JoinTooLarge {
+        /// The board size.
+        n: usize,
+        /// The largest board the join counts.
+        largest: usize,
+    },
+    /// The join would need more memory than it may take.
+    #[error(
+        "the join for n = {n} needs {} of memory (quarter table, items, and each thread's \
+         half lists), more than the {} it may take",
+        crate::bytes(*needed),
+        crate::bytes(*limit)
+    )]
+    JoinMemory {
+        /// The bytes it needs.
+        needed: u64,
+        /// The bytes it may take.
+        limit: u64,
+        /// The board size.
+        n: usize,
+    },
+    /// The pair counter asked for needs CPU features this machine lacks.
+    #[error("the {counter} pair counter needs AVX-512 F and VPOPCNTDQ, which this CPU lacks")]
+    PairCounterUnavailable {
+        /// The counter asked for.
+        counter: engine::join::pairs::PairCounter,
+    },
+    /// The solutions fixed by the rotations do not fit the total: some count
+    /// is wrong (a bug, never a property of the request).
+    #[error("the counts for n = {n} do not fall into orbits (Burnside's lemma): a count is wrong")]
+    Burnside {
+        /// The board size.
+        n: usize,
+    },
     /// The kernel asked for needs CPU features this machine lacks.
     #[error("the {kernel} kernel needs AVX-512 F and CD, which this CPU lacks")]
     KernelUnavailable {
@@ -252,6 +326,9 @@ pub struct Options {
     /// The parallel engine's kernel, or `None` for the fastest this machine
     /// runs ([`Kernel::fastest`]); the serial algorithms ignore it.
     pub kernel: Option<Kernel>,
+    /// The most memory the join may plan for, in bytes, or `None` for what
+    /// the machine has available; the other algorithms ignore it.
+    pub max_memory: Option<u64>,
 }
 
 /// The result of a count: the total and how it was obtained.
@@ -283,6 +360,13 @@ pub struct Count {
     pub unique: Option<u64>,
     /// The unique solutions by orbit size, when the count used full symmetry.
     pub classes: Option<Classes>,
+    /// The join's pair counter (`None` for the other algorithms).
+    pub pair_counter: Option<PairCounter>,
+    /// The memory the join planned for, in bytes (`None` for the others).
+    pub planned_bytes: Option<u64>,
+    /// The process's peak resident memory at the end of the count, in bytes,
+    /// where the system tells it (Linux).
+    pub peak_bytes: Option<u64>,
     /// Wall-clock time of the count, planning included, in seconds.
     pub elapsed_s: f64,
 }
@@ -327,6 +411,9 @@ pub fn count_with_progress(
         items: 1,
         unique: None,
         classes: None,
+        pair_counter: None,
+        planned_bytes: None,
+        peak_bytes: None,
         elapsed_s: 0.0,
     };
     let mut result = match options.algorithm {
@@ -334,7 +421,7 @@ pub fn count_with_progress(
         Algorithm::Board => serial(reference::board_scan::count(n)),
         Algorithm::Bitmask => serial(reference::bitmask::count_recursive(n)),
         Algorithm::BitmaskIter => serial(reference::bitmask::count_iterative(n)),
-        Algorithm::Parallel => {
+        Algorithm::Parallel | Algorithm::Join => {
             let threads = rayon::current_num_threads();
             progress(Phase::Planning);
             let engine = build_engine(n, options, threads)?;
@@ -342,7 +429,7 @@ pub fn count_with_progress(
             Count::of_engine(&engine, tally, threads, 0.0)?
         }
     };
-    if options.algorithm != Algorithm::Parallel {
+    if !options.algorithm.is_parallel() {
         progress(Phase::Counting { done: 1, items: 1 }); // a serial search is one piece
     }
     // The serial counters saturate instead of wrapping.
@@ -350,17 +437,49 @@ pub fn count_with_progress(
         return Err(Error::Overflow { n });
     }
     result.elapsed_s = start.elapsed().as_secs_f64();
+    result.peak_bytes = peak_memory();
     Ok(result)
 }
 
-/// The backtracking engine `options` ask for (their algorithm aside), at
-/// the automatic depth for `threads` threads unless they give a depth.
+/// The process's peak resident memory so far (Linux: `VmHWM`).
+pub fn peak_memory() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib * 1024)
+}
+
+/// The memory this machine has available now (Linux: `MemAvailable`).
+pub fn available_memory() -> Option<u64> {
+    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = info.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib * 1024)
+}
+
+/// The engine `options` ask for: the join for [`Algorithm::Join`], else
+/// the backtracking engine at the automatic depth for `threads` threads
+/// unless they give a depth. The join plans its memory for the current
+/// rayon pool and refuses a plan over `options.max_memory` (or the memory
+/// the machine has available).
 ///
 /// # Errors
 /// [`Error::BoardSize`], [`Error::Depth`], [`Error::PlanTooLarge`] or
-/// [`Error::KernelUnavailable`], as [`count`].
-pub fn build_engine(n: usize, options: &Options, threads: usize) -> Result<Backtrack, Error> {
+/// [`Error::KernelUnavailable`], as [`count`]; for the join
+/// [`Error::JoinTooLarge`] and [`Error::JoinMemory`].
+pub fn build_engine(n: usize, options: &Options, threads: usize) -> Result<AnyEngine, Error> {
     check_board_size(n)?;
+    if options.algorithm == Algorithm::Join {
+        let limit = options
+            .max_memory
+            .or_else(available_memory)
+            .unwrap_or(u64::MAX);
+        return Ok(AnyEngine::Join(Join::new(
+            n,
+            PairCounter::fastest(),
+            limit,
+        )?));
+    }
     let kernel = options.kernel.unwrap_or_else(Kernel::fastest);
     if !kernel.available() {
         return Err(Error::KernelUnavailable { kernel });
@@ -369,7 +488,77 @@ pub fn build_engine(n: usize, options: &Options, threads: usize) -> Result<Backt
         Some(depth) => Plan::new(n, depth, options.symmetry)?,
         None => Plan::auto(n, options.symmetry, threads)?,
     };
-    Backtrack::new(plan, kernel)
+    Ok(AnyEngine::Backtrack(Backtrack::new(plan, kernel)?))
+}
+
+/// One of the engines, chosen at run time.
+#[derive(Clone, Debug)]
+pub enum AnyEngine {
+    /// The backtracking engine.
+    Backtrack(Backtrack),
+    /// The join.
+    Join(Join),
+}
+
+impl AnyEngine {
+    /// The engine as the trait the executors take.
+    pub fn as_dyn(&self) -> &dyn Engine {
+        match self {
+            AnyEngine::Backtrack(engine) => engine,
+            AnyEngine::Join(engine) => engine,
+        }
+    }
+
+    /// The algorithm the engine stands for.
+    pub fn algorithm(&self) -> Algorithm {
+        match self {
+            AnyEngine::Backtrack(_) => Algorithm::Parallel,
+            AnyEngine::Join(_) => Algorithm::Join,
+        }
+    }
+
+    /// What counted: the backtracking kernel, or the join's pair counter.
+    pub fn counter_name(&self) -> &'static str {
+        match self {
+            AnyEngine::Backtrack(engine) => engine.kernel().name(),
+            AnyEngine::Join(engine) => engine.counter().name(),
+        }
+    }
+}
+
+impl Engine for AnyEngine {
+    fn fingerprint(&self) -> Fingerprint {
+        self.as_dyn().fingerprint()
+    }
+
+    fn items(&self) -> usize {
+        self.as_dyn().items()
+    }
+
+    fn cost(&self, item: usize) -> f64 {
+        self.as_dyn().cost(item)
+    }
+
+    fn count(&self, items: std::ops::Range<usize>) -> Tally {
+        self.as_dyn().count(items)
+    }
+}
+
+/// The classes a whole count's tally gives for its engine: counted
+/// (backtracking, full symmetry) or by Burnside's lemma (the join, when
+/// the tally holds its last item); `None` otherwise.
+///
+/// # Errors
+/// [`Error::Burnside`] if the join's counts do not fall into orbits.
+pub fn classes_of(fingerprint: &Fingerprint, tally: &Tally) -> Result<Option<Classes>, Error> {
+    match (fingerprint.engine, fingerprint.symmetry, tally.fixed) {
+        (engine::EngineId::Join, _, Some(fixed)) => {
+            Classes::by_burnside(fingerprint.n, tally.total(), fixed).map(Some)
+        }
+        (engine::EngineId::Join, _, None) => Ok(None),
+        (engine::EngineId::Backtrack, Symmetry::Full, _) => Ok(Some(tally.classes)),
+        (engine::EngineId::Backtrack, _, _) => Ok(None),
+    }
 }
 
 impl Count {
@@ -377,27 +566,43 @@ impl Count {
     /// threads, from what the items add up to.
     ///
     /// # Errors
-    /// [`Error::Overflow`] if the total does not fit in a `u64`.
+    /// [`Error::Overflow`] if the total does not fit in a `u64`;
+    /// [`Error::Burnside`] if the join's counts do not fall into orbits.
     pub fn of_engine(
-        engine: &Backtrack,
+        engine: &AnyEngine,
         tally: Tally,
         threads: usize,
         elapsed_s: f64,
     ) -> Result<Count, Error> {
-        let plan = engine.plan();
-        let classes = (plan.symmetry == Symmetry::Full).then_some(tally.classes);
+        let fingerprint = engine.fingerprint();
+        let n = fingerprint.n;
+        let classes = classes_of(&fingerprint, &tally)?;
+        let (kernel, subproblems, pair_counter, planned_bytes) = match engine {
+            AnyEngine::Backtrack(engine) => {
+                (Some(engine.kernel()), engine.plan().len(), None, None)
+            }
+            AnyEngine::Join(join) => (
+                None,
+                join.pair_items(),
+                Some(join.counter()),
+                Some(join.memory().total()),
+            ),
+        };
         Ok(Count {
-            n: plan.n,
-            total: tally.total_u64(plan.n)?,
-            algorithm: Algorithm::Parallel,
-            symmetry: plan.symmetry,
+            n,
+            total: tally.total_u64(n)?,
+            algorithm: engine.algorithm(),
+            symmetry: fingerprint.symmetry,
             threads,
-            depth: plan.depth,
-            kernel: Some(engine.kernel()),
-            subproblems: plan.len(),
-            items: plan.items(),
+            depth: fingerprint.depth,
+            kernel,
+            subproblems,
+            items: engine.items(),
             unique: classes.map(|c| c.unique()),
             classes,
+            pair_counter,
+            planned_bytes,
+            peak_bytes: peak_memory(),
             elapsed_s,
         })
     }
@@ -411,6 +616,22 @@ impl Count {
 pub fn solutions(n: usize) -> Result<Solutions, Error> {
     check_board_size(n)?;
     Ok(Solutions::new(n))
+}
+
+/// A byte count for people: `512 B`, `3.4 MiB`, `1.2 GiB`.
+pub fn bytes(bytes: u64) -> String {
+    const UNITS: [&str; 5] = ["B", "KiB", "MiB", "GiB", "TiB"];
+    let mut value = bytes as f64;
+    let mut unit = 0;
+    while value >= 1024.0 && unit + 1 < UNITS.len() {
+        value /= 1024.0;
+        unit += 1;
+    }
+    if unit == 0 {
+        format!("{bytes} B")
+    } else {
+        format!("{value:.1} {}", UNITS[unit])
+    }
 }
 
 fn check_board_size(n: usize) -> Result<(), Error> {

@@ -53,16 +53,84 @@ impl Classes {
     }
 }
 
+impl Classes {
+    /// The classes by Burnside's lemma, from the `total` and the solutions
+    /// `fixed` by the rotations: a solution's orbit has 8 / |stabilizer|
+    /// members, and only rotations can fix a solution of n >= 2.
+    ///
+    /// # Errors
+    /// [`Error::Burnside`] if the numbers cannot come from one board (a
+    /// count is wrong somewhere).
+    pub fn by_burnside(n: usize, total: u128, fixed: Fixed) -> Result<Classes, Error> {
+        let Fixed {
+            half_turn,
+            quarter_turn,
+            every,
+        } = fixed;
+        let (half_turn, quarter_turn, every) = (
+            u128::from(half_turn),
+            u128::from(quarter_turn),
+            u128::from(every),
+        );
+        // Fixed by every symmetry ⊆ by the quarter turn ⊆ by the half turn.
+        let parts = [
+            (total.checked_sub(half_turn), 8),
+            (half_turn.checked_sub(quarter_turn), 4),
+            (quarter_turn.checked_sub(every), 2),
+            (Some(every), 1),
+        ];
+        let mut orbits = [0u64; 4];
+        for (orbit, (part, size)) in orbits.iter_mut().zip(parts) {
+            *orbit = part
+                .filter(|p| p % size == 0)
+                .and_then(|p| u64::try_from(p / size).ok())
+                .ok_or(Error::Burnside { n })?;
+        }
+        let [orbit8, orbit4, orbit2, orbit1] = orbits;
+        Ok(Classes {
+            orbit8,
+            orbit4,
+            orbit2,
+            orbit1,
+        })
+    }
+}
+
+/// Solutions fixed by the rotations of the square: what Burnside's lemma
+/// needs besides the total to count orbits.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Fixed {
+    /// Solutions the half turn leaves unchanged.
+    pub half_turn: u64,
+    /// Solutions the quarter turn leaves unchanged (among them).
+    pub quarter_turn: u64,
+    /// Solutions every symmetry leaves unchanged (the 1×1 board's).
+    pub every: u64,
+}
+
+impl Fixed {
+    /// Adds another count.
+    pub fn add(&mut self, other: Fixed) {
+        self.half_turn = self.half_turn.saturating_add(other.half_turn);
+        self.quarter_turn = self.quarter_turn.saturating_add(other.quarter_turn);
+        self.every = self.every.saturating_add(other.every);
+    }
+}
+
 /// What some work items add up to: weighted completions and orbit classes.
 /// Tallies of disjoint items add up to the tally of their union, in any
 /// order, on any machine.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Tally {
     /// The sum of `weight × completions` over weighted subproblems
-    /// (symmetry none or mirror).
+    /// (symmetry none or mirror, and the join).
     pub weighted: u128,
     /// Completions counted once per orbit (full symmetry).
     pub classes: Classes,
+    /// The solutions fixed by the rotations, where the items counted them
+    /// (the join's last item does); absent elsewhere.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fixed: Option<Fixed>,
 }
 
 impl Tally {
@@ -70,6 +138,13 @@ impl Tally {
     pub fn add(&mut self, other: Tally) {
         self.weighted = self.weighted.saturating_add(other.weighted);
         self.classes.add(other.classes);
+        self.fixed = match (self.fixed, other.fixed) {
+            (Some(mut a), Some(b)) => {
+                a.add(b);
+                Some(a)
+            }
+            (a, b) => a.or(b),
+        };
     }
 
     /// The sum of two tallies (for `reduce`).
@@ -101,6 +176,28 @@ mod tests {
     use super::*;
 
     #[test]
+    fn burnside_sorts_the_total_into_orbits() {
+        // n = 8: 92 solutions, 4 fixed by the half turn, none by the
+        // quarter turn: 11 orbits of 8 and 1 of 4.
+        let fixed = Fixed {
+            half_turn: 4,
+            ..Fixed::default()
+        };
+        let eight = Classes::by_burnside(8, 92, fixed).unwrap();
+        assert_eq!((eight.orbit8, eight.orbit4, eight.unique()), (11, 1, 12));
+        let one = Fixed {
+            half_turn: 1,
+            quarter_turn: 1,
+            every: 1,
+        };
+        assert_eq!(Classes::by_burnside(1, 1, one).unwrap().orbit1, 1);
+        assert_eq!(
+            Classes::by_burnside(8, 93, fixed),
+            Err(Error::Burnside { n: 8 })
+        );
+    }
+
+    #[test]
     fn tallies_add_weights_and_classes() {
         let mut a = Tally {
             weighted: 10,
@@ -108,6 +205,7 @@ mod tests {
                 orbit8: 1,
                 ..Classes::default()
             },
+            fixed: None,
         };
         a.add(Tally {
             weighted: 5,
@@ -116,6 +214,7 @@ mod tests {
                 orbit2: 1,
                 ..Classes::default()
             },
+            fixed: None,
         });
         assert_eq!(a.total(), 15 + 8 + 8 + 2);
         assert_eq!(a.classes.unique(), 4);
@@ -127,6 +226,7 @@ mod tests {
         let big = Tally {
             weighted: u128::from(u64::MAX) + 1,
             classes: Classes::default(),
+            fixed: None,
         };
         assert_eq!(big.total_u64(30), Err(Error::Overflow { n: 30 }));
         let saturated = Tally {
@@ -135,11 +235,13 @@ mod tests {
                 orbit8: u64::MAX,
                 ..Classes::default()
             },
+            fixed: None,
         };
         assert_eq!(saturated.total_u64(30), Err(Error::Overflow { n: 30 }));
         let kernel_saturated = Tally {
             weighted: u128::from(u64::MAX),
             classes: Classes::default(),
+            fixed: None,
         };
         assert_eq!(
             kernel_saturated.total_u64(30),

@@ -85,6 +85,7 @@ fn every_kernel_agrees_with_the_serial_search_for_every_thread_count_depth_and_s
                             symmetry,
                             depth: Some(depth),
                             kernel: Some(kernel),
+                            ..Options::default()
                         };
                         let result = pool.install(|| count(n, &options)).unwrap();
                         let case =

@@ -24,7 +24,7 @@ proptest! {
         let reference = count(n, &Options { algorithm: Algorithm::Set, ..Options::default() })
             .unwrap()
             .total;
-        let options = Options { algorithm: Algorithm::Parallel, symmetry, depth: Some(depth), kernel: None };
+        let options = Options { algorithm: Algorithm::Parallel, symmetry, depth: Some(depth), ..Options::default() };
         let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
         let parallel = pool.install(|| count(n, &options)).unwrap();
         prop_assert_eq!(parallel.total, reference);

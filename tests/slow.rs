@@ -50,3 +50,17 @@ fn full_symmetry_matches_oeis_at_seventeen() {
     assert_eq!(result.total, known_total(17).unwrap());
     assert_eq!(result.unique, known_unique(17));
 }
+
+#[test]
+#[ignore = "slow: about 15 s in release mode on 2 cores; run by scripts/slow-tests.sh"]
+fn the_join_matches_oeis_from_fifteen_to_eighteen() {
+    for n in 15..=18 {
+        let options = Options {
+            algorithm: Algorithm::Join,
+            ..Options::default()
+        };
+        let result = count(n, &options).unwrap();
+        assert_eq!(result.total, known_total(n).unwrap(), "n = {n}");
+        assert_eq!(result.unique, known_unique(n), "n = {n}");
+    }
+}

@@ -16,15 +16,22 @@ pub struct CountArgs {
     /// Board size, 1..=32.
     #[arg(value_parser = parse_n, allow_negative_numbers = true)]
     pub n: usize,
-    /// Counting algorithm.
-    #[arg(long, value_name = "A", value_enum, default_value_t)]
-    pub algo: Algorithm,
+    /// Counting algorithm [default: the faster engine for N on this CPU:
+    /// join from n = 16 (even) and 17 (odd), else parallel; parallel
+    /// whenever --depth, --kernel or --symmetry is given].
+    #[arg(long, value_name = "A", value_enum)]
+    pub algo: Option<Algorithm>,
     /// Symmetry used by the parallel algorithm [default: full].
     #[arg(long, value_name = "S", value_enum)]
     pub symmetry: Option<Symmetry>,
-    /// Worker threads for the parallel algorithm [default: all logical cores].
+    /// Worker threads for the parallel and join algorithms [default: all
+    /// logical cores].
     #[arg(long, value_name = "T", value_parser = parse_threads, allow_negative_numbers = true)]
     pub threads: Option<usize>,
+    /// The most memory the join may plan for, e.g. 512M or 8G (K, M, G, T:
+    /// powers of 1024) [default: the memory available now].
+    #[arg(long, value_name = "SIZE", value_parser = parse_size)]
+    pub max_memory: Option<u64>,
     /// Rows placed in each subproblem of the parallel algorithm, 1..=N, as
     /// long as the plan fits in 1 GiB [default: the smallest depth with 64
     /// subproblems per thread].
@@ -142,7 +149,8 @@ pub struct VerifyArgs {
     /// Counting algorithm.
     #[arg(long, value_name = "A", value_enum, default_value_t)]
     pub algo: Algorithm,
-    /// Worker threads for the parallel algorithm [default: all logical cores].
+    /// Worker threads for the parallel and join algorithms [default: all
+    /// logical cores].
     #[arg(long, value_name = "T", value_parser = parse_threads, allow_negative_numbers = true)]
     pub threads: Option<usize>,
     /// Also check the unique solutions against OEIS A002562.
@@ -156,7 +164,37 @@ pub fn reject_parallel_only<const N: usize>(
     algorithm: Algorithm,
     flags: [(&'static str, Option<String>); N],
 ) -> Result<(), UsageError> {
-    if algorithm == Algorithm::Parallel {
+    reject_unless(
+        algorithm == Algorithm::Parallel,
+        "parallel",
+        algorithm,
+        flags,
+    )
+}
+
+/// Rejects the first flag given that only the pooled algorithms (parallel
+/// and join) use, when a serial one is chosen.
+pub fn reject_serial<const N: usize>(
+    algorithm: Algorithm,
+    flags: [(&'static str, Option<String>); N],
+) -> Result<(), UsageError> {
+    reject_unless(
+        algorithm.is_parallel(),
+        "parallel or join",
+        algorithm,
+        flags,
+    )
+}
+
+/// The first flag given, as a usage error, unless the flags `apply` to
+/// `algorithm` (they apply only to `--algo {applies_to}`).
+fn reject_unless<const N: usize>(
+    apply: bool,
+    applies_to: &str,
+    algorithm: Algorithm,
+    flags: [(&'static str, Option<String>); N],
+) -> Result<(), UsageError> {
+    if apply {
         return Ok(());
     }
     match flags
@@ -166,10 +204,38 @@ pub fn reject_parallel_only<const N: usize>(
         Some((flag, value)) => Err(UsageError {
             value,
             flag,
-            rule: format!("applies only to --algo parallel, not {algorithm}"),
+            rule: format!("applies only to --algo {applies_to}, not {algorithm}"),
         }),
         None => Ok(()),
     }
+}
+
+/// A size in bytes: an integer with an optional K, M, G or T (powers of
+/// 1024, an optional `iB` or `B` after it), at least 1 MiB.
+pub fn parse_size(s: &str) -> Result<u64, String> {
+    let rule = || {
+        "must be a size such as 512M, 8G or 1T (K, M, G, T: powers of 1024), at least 1M"
+            .to_string()
+    };
+    let text = s.trim();
+    let text = text
+        .strip_suffix("iB")
+        .or_else(|| text.strip_suffix('B'))
+        .unwrap_or(text);
+    let (digits, shift) = match text.chars().last() {
+        Some('K' | 'k') => (&text[..text.len() - 1], 10),
+        Some('M' | 'm') => (&text[..text.len() - 1], 20),
+        Some('G' | 'g') => (&text[..text.len() - 1], 30),
+        Some('T' | 't') => (&text[..text.len() - 1], 40),
+        _ => (text, 0),
+    };
+    digits
+        .trim()
+        .parse::<u64>()
+        .ok()
+        .and_then(|v| v.checked_mul(1u64 << shift))
+        .filter(|&v| v >= 1 << 20)
+        .ok_or_else(rule)
 }
 
 pub fn parse_n(s: &str) -> Result<usize, String> {

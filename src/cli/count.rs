@@ -2,9 +2,10 @@
 
 use std::io::{self, Write};
 
-use nqueens::{Error, Options, Symmetry};
+use nqueens::engine::EngineId;
+use nqueens::{Algorithm, Error, Options, Symmetry};
 
-use super::args::{reject_parallel_only, CountArgs};
+use super::args::{reject_parallel_only, reject_serial, CountArgs};
 use super::report::{write_report, Report};
 use super::{estimate, progress, signals, thread_pool, UsageError};
 
@@ -79,14 +80,67 @@ pub fn print_report(report: &Report, json: bool) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// The algorithm a count runs: the one asked for; without --algo, the
+/// backtracking engine when a flag only it takes is given, a journal's
+/// engine when one is resumed, else the faster engine for n on this CPU.
+pub fn algorithm(args: &CountArgs) -> Algorithm {
+    if let Some(algorithm) = args.algo {
+        return algorithm;
+    }
+    if args.depth.is_some() || args.kernel.is_some() || args.symmetry.is_some() {
+        return Algorithm::Parallel;
+    }
+    let journal = args
+        .checkpoint
+        .as_deref()
+        .and_then(|path| nqueens::exec::journal::read(path).ok());
+    match journal.map(|contents| contents.header.fingerprint.engine) {
+        Some(EngineId::Join) => Algorithm::Join,
+        Some(EngineId::Backtrack) => Algorithm::Parallel,
+        None if Algorithm::fastest_for(args.n) == Algorithm::Join && join_fits(args) => {
+            Algorithm::Join
+        }
+        None => Algorithm::Parallel,
+    }
+}
+
+/// Whether the join's plan for this count fits in the memory available
+/// (the automatic choice falls back to backtracking, saying why, when it
+/// does not).
+fn join_fits(args: &CountArgs) -> bool {
+    let threads = args.threads.unwrap_or_else(num_cpus::get);
+    let limit = args
+        .max_memory
+        .or_else(nqueens::available_memory)
+        .unwrap_or(u64::MAX);
+    match nqueens::Join::plan(args.n, threads) {
+        Ok(plan) if plan.total() <= limit => true,
+        Ok(plan) => {
+            eprintln!(
+                "note: the join for n = {} would need {} of memory, more than the {} available; \
+                 counting by backtracking instead",
+                args.n,
+                nqueens::bytes(plan.total()),
+                nqueens::bytes(limit)
+            );
+            false
+        }
+        Err(_) => false,
+    }
+}
+
 /// Turns the flags into library options, rejecting the ones that do not
 /// apply before anything runs.
 fn options(args: &CountArgs) -> Result<Options, UsageError> {
+    let algo = algorithm(args);
     let parallel_only = [
-        ("--threads <T>", args.threads.map(|t| t.to_string())),
         ("--depth <K>", args.depth.map(|k| k.to_string())),
         ("--symmetry <S>", args.symmetry.map(|s| s.to_string())),
         ("--kernel <KERNEL>", args.kernel.map(|k| k.to_string())),
+    ];
+    reject_parallel_only(algo, parallel_only)?;
+    let pooled_only = [
+        ("--threads <T>", args.threads.map(|t| t.to_string())),
         ("--unique", args.unique.then(|| "true".to_string())),
         (
             "--checkpoint <FILE>",
@@ -95,7 +149,14 @@ fn options(args: &CountArgs) -> Result<Options, UsageError> {
         ("--shard <I/M>", args.shard.map(|(i, m)| format!("{i}/{m}"))),
         ("--mpi", args.mpi.then(|| "true".to_string())),
     ];
-    reject_parallel_only(args.algo, parallel_only)?;
+    reject_serial(algo, pooled_only)?;
+    if let (Some(bytes), false) = (args.max_memory, algo == Algorithm::Join) {
+        return Err(UsageError {
+            value: bytes.to_string(),
+            flag: "--max-memory <SIZE>",
+            rule: format!("applies only to --algo join, not {algo}"),
+        });
+    }
     if let (true, Some((i, m))) = (args.unique, args.shard) {
         return Err(UsageError {
             value: format!("{i}/{m}"),
@@ -133,10 +194,11 @@ fn options(args: &CountArgs) -> Result<Options, UsageError> {
         }
     }
     Ok(Options {
-        algorithm: args.algo,
+        algorithm: algo,
         symmetry: args.symmetry.unwrap_or_default(),
         depth: args.depth,
         kernel: args.kernel,
+        max_memory: args.max_memory,
     })
 }
 
@@ -157,6 +219,22 @@ pub fn usage_error(err: Error) -> anyhow::Error {
                 "the plan for n = {n} at this depth would hold more than {max_subproblems} \
                  subproblems (1 GiB); the largest depth that fits is {largest}"
             ),
+        }
+        .into(),
+        Error::JoinMemory { n, needed, limit } => UsageError {
+            value: nqueens::bytes(limit),
+            flag: "--max-memory <SIZE>",
+            rule: format!(
+                "is less than the join for n = {n} needs: {} (quarter table, items, and each \
+                 thread's half lists); allow more, use fewer --threads, or --algo parallel",
+                nqueens::bytes(needed)
+            ),
+        }
+        .into(),
+        Error::JoinTooLarge { .. } => UsageError {
+            value: "join".to_string(),
+            flag: "--algo <A>",
+            rule: err.to_string(),
         }
         .into(),
         _ => err.into(),

@@ -19,6 +19,7 @@ use serde::Serialize;
 
 use super::args::EstimateArgs;
 use super::count::usage_error;
+use super::UsageError;
 
 /// Probes per estimate: a few percent of spread for the boards people count.
 const PROBES: usize = 20_000;
@@ -60,11 +61,20 @@ pub struct Estimate {
 /// `nqueens estimate`.
 pub fn run(args: EstimateArgs) -> anyhow::Result<()> {
     let threads = args.threads.unwrap_or_else(num_cpus::get);
+    if args.algo == Algorithm::Join {
+        return Err(UsageError {
+            value: args.algo.to_string(),
+            flag: "--algo <A>",
+            rule: "must be a search the estimator can probe: parallel, bitmask, bitmask-iter, \
+                   board or set (the join has no search tree)"
+                .to_string(),
+        }
+        .into());
+    }
     let options = Options {
         algorithm: args.algo,
         symmetry: args.symmetry.unwrap_or_default(),
-        depth: None,
-        kernel: None,
+        ..Options::default()
     };
     let mut estimate = estimate(args.n, &options, threads)?;
     if args.exact {
@@ -255,6 +265,8 @@ fn optimistic_s(n: usize, options: &Options, threads: usize) -> anyhow::Result<f
         1
     };
     let fastest_pace = match options.algorithm {
+        // The join has no tree to probe: it is never announced.
+        Algorithm::Join => return Ok(0.0),
         Algorithm::Parallel => 2e9,
         Algorithm::Bitmask | Algorithm::BitmaskIter => 1e9,
         Algorithm::Board => 2e8,

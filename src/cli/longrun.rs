@@ -9,11 +9,14 @@ use std::time::Instant;
 
 use anyhow::Context;
 use nqueens::engine::backtrack::Backtrack;
+use nqueens::engine::EngineId;
 use nqueens::exec::journal::{self, Contents, Header, Journal, JournalError};
 use nqueens::exec::merge::{self, MergeError};
 use nqueens::exec::pool;
 use nqueens::exec::shard::{self, ShardFile};
-use nqueens::{Algorithm, Count, Engine, Kernel, Options, Plan, Symmetry, Tally};
+use nqueens::{
+    Algorithm, AnyEngine, Count, Engine, Join, Kernel, Options, PairCounter, Plan, Symmetry, Tally,
+};
 use serde::Serialize;
 
 use super::args::{CountArgs, MergeArgs, StatusArgs};
@@ -115,7 +118,7 @@ pub fn settle_plan(args: &CountArgs, options: &mut Options, threads: usize) -> a
         Some((_, shards)) => SHARD_THREADS.saturating_mul(shards),
         None => threads,
     };
-    if options.depth.is_none() {
+    if options.depth.is_none() && options.algorithm == Algorithm::Parallel {
         options.depth = Some(Plan::auto_depth(args.n, options.symmetry, threads)?);
     }
     Ok(())
@@ -146,7 +149,7 @@ pub fn journal_error(err: JournalError, path: &Path) -> anyhow::Error {
 }
 
 pub fn shard_file(
-    engine: &Backtrack,
+    engine: &AnyEngine,
     shard: [usize; 2],
     items: std::ops::Range<usize>,
     tally: Tally,
@@ -163,10 +166,10 @@ pub fn shard_file(
         total_items: engine.items(),
         tally,
         total: tally.total().to_string(),
-        classes: (engine.plan().symmetry == Symmetry::Full).then_some(tally.classes),
+        classes: shard::classes(&engine.fingerprint(), &tally),
         elapsed_s,
         threads,
-        kernel: engine.kernel().to_string(),
+        kernel: engine.counter_name().to_string(),
         host: machine.host,
         cpu: machine.cpu_model,
         program: nqueens::PROGRAM.to_string(),
@@ -265,7 +268,8 @@ impl JournalStatus {
             done_items: contents.done_items(),
             complete: contents.is_complete(),
             partial_total: contents.tally.total().to_string(),
-            partial_unique: full.then(|| contents.tally.classes.unique()),
+            partial_unique: (full && fingerprint.engine == EngineId::Backtrack)
+                .then(|| contents.tally.classes.unique()),
             wall_s: contents.wall_s,
             estimated_left_s: left,
             records: contents.records,
@@ -279,22 +283,27 @@ impl JournalStatus {
 /// estimated cost of the items left over that of the items done.
 fn estimate_left(contents: &Contents) -> Option<f64> {
     let f = contents.header.fingerprint;
-    let plan = Plan::new(f.n, f.depth, f.symmetry).ok()?;
-    let engine = Backtrack::new(plan, Kernel::Scalar).ok()?;
-    if engine.fingerprint() != f {
-        return None;
-    }
+    let cost: Box<dyn Fn(usize) -> f64> = match f.engine {
+        EngineId::Backtrack => {
+            let plan = Plan::new(f.n, f.depth, f.symmetry).ok()?;
+            let engine = Backtrack::new(plan, Kernel::Scalar).ok()?;
+            if engine.fingerprint() != f {
+                return None;
+            }
+            Box::new(move |i| engine.cost(i))
+        }
+        EngineId::Join => {
+            let costs = Join::costs(f.n).ok()?;
+            Box::new(move |i| costs.get(i).copied().unwrap_or(0.0))
+        }
+    };
     let done: f64 = contents
         .done
         .iter()
         .flat_map(|r| r.clone())
-        .map(|i| engine.cost(i))
+        .map(&cost)
         .sum();
-    let left: f64 = contents
-        .remaining()
-        .into_iter()
-        .map(|i| engine.cost(i))
-        .sum();
+    let left: f64 = contents.remaining().into_iter().map(&cost).sum();
     (done > 0.0 && contents.wall_s > 0.0).then(|| contents.wall_s * left / done)
 }
 
@@ -425,6 +434,7 @@ pub fn merge(args: MergeArgs) -> anyhow::Result<()> {
     })?;
     let f = merged.fingerprint;
     let full = f.symmetry == Symmetry::Full;
+    let join = f.engine == EngineId::Join;
     if args.unique && !full {
         return Err(UsageError {
             value: "true".to_string(),
@@ -436,12 +446,16 @@ pub fn merge(args: MergeArgs) -> anyhow::Result<()> {
         }
         .into());
     }
-    let classes = full.then_some(merged.tally.classes);
+    let classes = nqueens::classes_of(&f, &merged.tally)?;
     let total = merged.tally.total_u64(f.n).context("the merged count")?;
     let count = Count {
         n: f.n,
         total,
-        algorithm: Algorithm::Parallel,
+        algorithm: if join {
+            Algorithm::Join
+        } else {
+            Algorithm::Parallel
+        },
         symmetry: f.symmetry,
         threads: merged.threads,
         depth: f.depth,
@@ -449,10 +463,21 @@ pub fn merge(args: MergeArgs) -> anyhow::Result<()> {
             .kernel
             .as_deref()
             .and_then(|k| Kernel::ALL.into_iter().find(|x| x.name() == k)),
-        subproblems: Plan::size(f.n, f.depth, f.symmetry, usize::MAX).unwrap_or(0),
+        subproblems: if join {
+            files[0].1.total_items - 1
+        } else {
+            Plan::size(f.n, f.depth, f.symmetry, usize::MAX).unwrap_or(0)
+        },
         items: files[0].1.total_items,
         unique: classes.map(|c| c.unique()),
         classes,
+        pair_counter: merged.kernel.as_deref().and_then(|k| {
+            [PairCounter::Portable, PairCounter::Avx512]
+                .into_iter()
+                .find(|x| x.name() == k)
+        }),
+        planned_bytes: None,
+        peak_bytes: None,
         elapsed_s: merged.elapsed_s,
     };
     let report = MergeReport {

@@ -38,8 +38,9 @@ pub fn count(args: &CountArgs, mut options: Options) -> anyhow::Result<()> {
     let pool = thread_pool(args.threads)?;
     let threads = pool.current_num_threads();
     // Rank 0 plans (from its journal, or for every worker's threads) and
-    // tells the others [n, symmetry, depth]; depth 0 means "stop".
-    let mut plan = [0u64; 3];
+    // tells the others [n, symmetry, depth, join?, planned?]; a last word
+    // of 0 means "stop".
+    let mut plan = [0u64; 5];
     let mut planned = Ok(());
     if rank == 0 {
         let workers = usize::try_from(ranks - 1).unwrap_or(0).max(1);
@@ -60,16 +61,23 @@ pub fn count(args: &CountArgs, mut options: Options) -> anyhow::Result<()> {
                 args.n as u64,
                 symmetry.unwrap_or(0) as u64,
                 options.depth.unwrap_or(0) as u64,
+                u64::from(options.algorithm == nqueens::Algorithm::Join),
+                1,
             ];
         }
     }
     world.process_at_rank(0).broadcast_into(&mut plan[..]);
-    if plan[2] == 0 {
+    if plan[4] == 0 {
         // Rank 0 could not plan: it reports why; the others leave quietly.
         return planned;
     }
     options.symmetry = Symmetry::ALL[plan[1] as usize];
-    options.depth = Some(plan[2] as usize);
+    options.depth = (plan[2] > 0).then_some(plan[2] as usize);
+    options.algorithm = if plan[3] == 1 {
+        nqueens::Algorithm::Join
+    } else {
+        nqueens::Algorithm::Parallel
+    };
     let n = plan[0] as usize;
     let engine = pool
         .install(|| nqueens::build_engine(n, &options, threads))

@@ -109,12 +109,25 @@ pub fn write_report(out: &mut impl Write, report: &Report) -> io::Result<()> {
     writeln!(out, "  algorithm    {}", c.algorithm)?;
     writeln!(out, "  symmetry     {}", c.symmetry)?;
     writeln!(out, "  threads      {}", c.threads)?;
-    writeln!(out, "  split depth  {}", c.depth)?;
+    if c.algorithm == nqueens::Algorithm::Join {
+        writeln!(out, "  quarter      {0}x{0}", c.depth)?;
+    } else {
+        writeln!(out, "  split depth  {}", c.depth)?;
+    }
     if let Some(kernel) = c.kernel {
         writeln!(out, "  kernel       {kernel}")?;
     }
+    if let Some(counter) = c.pair_counter {
+        writeln!(out, "  pair counter {counter}")?;
+    }
     writeln!(out, "  subproblems  {}", c.subproblems)?;
     writeln!(out, "  work items   {}", c.items)?;
+    if let Some(planned) = c.planned_bytes {
+        writeln!(out, "  memory plan  {}", nqueens::bytes(planned))?;
+    }
+    if let Some(peak) = c.peak_bytes {
+        writeln!(out, "  peak memory  {}", nqueens::bytes(peak))?;
+    }
     writeln!(out, "  elapsed      {:.3} s", c.elapsed_s)?;
     write_check(out, "A000170", Verdict::of(c.total, report.oeis_total))?;
     if report.show_unique {

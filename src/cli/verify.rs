@@ -5,7 +5,7 @@ use std::io::{self, Write};
 
 use nqueens::{oeis, Options, Symmetry};
 
-use super::args::{reject_parallel_only, VerifyArgs};
+use super::args::{reject_serial, VerifyArgs};
 use super::report::write_verified;
 use super::{estimate, thread_pool, Mismatch};
 
@@ -14,17 +14,16 @@ use super::{estimate, thread_pool, Mismatch};
 const ANNOUNCE_VERIFY_AFTER_S: f64 = 10.0;
 
 pub fn run(args: VerifyArgs) -> anyhow::Result<()> {
-    let parallel_only = [
+    let pooled_only = [
         ("--threads <T>", args.threads.map(|t| t.to_string())),
         ("--unique", args.unique.then(|| "true".to_string())),
     ];
-    reject_parallel_only(args.algo, parallel_only)?;
+    reject_serial(args.algo, pooled_only)?;
     let pool = thread_pool(args.threads)?;
     let options = Options {
         algorithm: args.algo,
         symmetry: Symmetry::Full,
-        depth: None,
-        kernel: None,
+        ..Options::default()
     };
     // Said up front: an hour-long last row must not look like a hang.
     let threads = pool.current_num_threads();

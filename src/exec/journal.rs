@@ -618,6 +618,7 @@ mod tests {
                 orbit8,
                 ..Classes::default()
             },
+            fixed: None,
         }
     }
 

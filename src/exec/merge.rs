@@ -237,6 +237,7 @@ mod tests {
                 orbit8,
                 ..Classes::default()
             },
+            fixed: None,
         };
         let file = ShardFile {
             kind: super::super::shard::KIND.to_string(),

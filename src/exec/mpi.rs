@@ -11,8 +11,9 @@
 //! Messages are vectors of `u64`:
 //! - worker to rank 0 (tag [`RESULTS`]): its thread count, then for each
 //!   item of the batch just counted: the item, the weighted sum (low and
-//!   high words) and the four orbit classes; the first message has no
-//!   items.
+//!   high words), the four orbit classes, and whether the item counted
+//!   the solutions the rotations fix (1 or 0) and those three counts; the
+//!   first message has no items.
 //! - rank 0 to a worker: the items of its next batch (tag [`WORK`]), or
 //!   nothing (tag [`STOP`]).
 
@@ -25,7 +26,7 @@ use rayon::prelude::*;
 use super::journal::{Contents, Journal, JournalError};
 use super::{Phase, Progress};
 use crate::engine::Engine;
-use crate::reduce::{Classes, Tally};
+use crate::reduce::{Classes, Fixed, Tally};
 
 /// A batch of items for a worker.
 pub const WORK: i32 = 1;
@@ -35,7 +36,7 @@ pub const STOP: i32 = 2;
 pub const RESULTS: i32 = 3;
 
 /// Words per item in a results message.
-const WORDS_PER_RESULT: usize = 7;
+const WORDS_PER_RESULT: usize = 11;
 
 /// Runs rank 0's side: hands out the items not yet in `contents` (all of
 /// `engine`'s items when there is no journal), largest estimated cost
@@ -144,6 +145,7 @@ pub fn work<C: Communicator>(world: &C, engine: &dyn Engine, pool: &rayon::Threa
 
 fn encode(item: usize, tally: Tally) -> [u64; WORDS_PER_RESULT] {
     let c = tally.classes;
+    let f = tally.fixed.unwrap_or_default();
     [
         item as u64,
         tally.weighted as u64,
@@ -152,6 +154,10 @@ fn encode(item: usize, tally: Tally) -> [u64; WORDS_PER_RESULT] {
         c.orbit4,
         c.orbit2,
         c.orbit1,
+        u64::from(tally.fixed.is_some()),
+        f.half_turn,
+        f.quarter_turn,
+        f.every,
     ]
 }
 
@@ -164,6 +170,11 @@ fn decode(words: &[u64]) -> (usize, Tally) {
             orbit2: words[5],
             orbit1: words[6],
         },
+        fixed: (words[7] == 1).then_some(Fixed {
+            half_turn: words[8],
+            quarter_turn: words[9],
+            every: words[10],
+        }),
     };
     (words[0] as usize, tally)
 }
@@ -182,7 +193,17 @@ mod tests {
                 orbit2: 3,
                 orbit1: 4,
             },
+            fixed: None,
         };
         assert_eq!(decode(&encode(42, tally)), (42, tally));
+        let fixed = Tally {
+            fixed: Some(Fixed {
+                half_turn: 5,
+                quarter_turn: 6,
+                every: 0,
+            }),
+            ..tally
+        };
+        assert_eq!(decode(&encode(7, fixed)), (7, fixed));
     }
 }

@@ -16,7 +16,7 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
-use crate::engine::{Engine, Fingerprint};
+use crate::engine::{Engine, EngineId, Fingerprint};
 use crate::reduce::{Classes, Tally};
 
 /// The `kind` of every shard file.
@@ -141,8 +141,7 @@ pub fn read(path: &Path) -> Result<ShardFile, BadShard> {
             file.items[0], file.items[1], file.total_items
         )));
     }
-    let full = file.fingerprint.symmetry == crate::Symmetry::Full;
-    if file.classes != full.then_some(file.tally.classes) {
+    if file.classes != classes(&file.fingerprint, &file.tally) {
         return Err(bad("its classes are not its tally's".to_string()));
     }
     if file.total != file.tally.total().to_string() {
@@ -153,6 +152,14 @@ pub fn read(path: &Path) -> Result<ShardFile, BadShard> {
         )));
     }
     Ok(file)
+}
+
+/// The classes a shard file records: the tally's own where they add up
+/// across shards (backtracking, full symmetry); none for the join, whose
+/// classes come from the merged total.
+pub fn classes(fingerprint: &Fingerprint, tally: &Tally) -> Option<Classes> {
+    (fingerprint.engine == EngineId::Backtrack && fingerprint.symmetry == crate::Symmetry::Full)
+        .then_some(tally.classes)
 }
 
 #[cfg(test)]

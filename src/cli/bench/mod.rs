@@ -130,10 +130,11 @@ pub fn run(args: BenchArgs) -> anyhow::Result<()> {
     let mut seen = HashSet::new();
     algorithms.retain(|a| seen.insert(*a));
     let parallel = algorithms.contains(&Algorithm::Parallel);
+    let pooled = algorithms.iter().any(|a| a.is_parallel());
     if !parallel {
         let list = |l: &Option<List>| l.as_ref().map(|List(v)| format!("{v:?}"));
         let flags = [
-            ("--threads <LIST>", list(&args.threads)),
+            ("--threads <LIST>", list(&args.threads).filter(|_| !pooled)),
             ("--depth <LIST>", list(&args.depth)),
             ("--symmetry <S>", args.symmetry.map(|s| s.to_string())),
         ];
@@ -141,8 +142,8 @@ pub fn run(args: BenchArgs) -> anyhow::Result<()> {
             return Err(UsageError {
                 value,
                 flag,
-                rule: "applies only to --algo parallel; the serial algorithms run once per n, \
-                       on one thread"
+                rule: "applies only to --algo parallel (--threads to join too); the serial \
+                       algorithms run once per n, on one thread"
                     .to_string(),
             }
             .into());
@@ -209,7 +210,7 @@ pub fn run(args: BenchArgs) -> anyhow::Result<()> {
             algorithm: point.algorithm,
             symmetry,
             depth: point.depth_requested,
-            kernel: None,
+            ..Options::default()
         };
         // Each point's pool ends before the next one starts.
         let pool = thread_pool(Some(point.threads))?;

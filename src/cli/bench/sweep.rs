@@ -35,7 +35,7 @@ pub fn grid(
     let mut points = Vec::new();
     for &algorithm in algorithms {
         for &n in ns {
-            if algorithm != Algorithm::Parallel {
+            if !algorithm.is_parallel() {
                 points.push(Point {
                     algorithm,
                     n,
@@ -44,7 +44,8 @@ pub fn grid(
                 });
                 continue;
             }
-            let depths: Vec<Option<usize>> = if depths.is_empty() {
+            // The join has no split depth.
+            let depths: Vec<Option<usize>> = if depths.is_empty() || algorithm == Algorithm::Join {
                 vec![None]
             } else {
                 depths.iter().map(|&d| Some(d)).collect()

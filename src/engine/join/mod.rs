@@ -23,33 +23,51 @@
 //! joined, over the other rows and columns with Q1's and Q2's diagonals
 //! forbidden, and counted 8 times.
 //!
-//! Done so far: even and odd n (4..=24); for even n and the centre case
-//! the east-west mirror and the north-south flip (E, its complement and
-//! their reverses count alike); a bit-sliced pair counter (AVX-512 where
-//! the CPU has it). Not yet: the diagonal reflections (about 1.9× more), a
-//! sieve, unique counts (Burnside), memory planning, small n, the CLI. It
-//! is not wired into `count`.
+//! Work items are (frame, E), ordered by estimated cost, largest first;
+//! they depend on n alone. The last item counts the solutions the rotations
+//! fix ([`burnside`]), which with the total give the unique solutions and
+//! the classes. Boards below 4 are counted by enumeration in one item: the
+//! join needs two rows per half.
+//!
+//! Memory is planned before anything is allocated ([`Join::plan`]): the
+//! quarter tables, the items, and per thread the largest half lists an item
+//! can glue; a plan over the limit is refused with what it needs.
+//!
+//! Not yet: the diagonal reflections (about 1.9× more at even n), a sieve
+//! on key bits.
 
+pub mod burnside;
 pub mod pairs;
 pub mod quarter;
 
 use std::ops::Range;
 
+use std::cell::RefCell;
+
+use rayon::prelude::*;
+
+use self::pairs::PairCounter;
 use self::quarter::QuarterTable;
 use super::{Engine, EngineId, Fingerprint};
 use crate::reduce::Tally;
 use crate::{Error, Symmetry};
 
-/// The version of the join's work items.
+/// The version of the join's work items: bumped whenever the frames, the
+/// items or their order change.
 pub const FORMAT: u32 = 1;
 
-/// The columns of one half: which quarter table (its width), where its
-/// quarters stand, and which of their columns are free.
+/// The smallest board the join counts by joining; smaller ones are
+/// enumerated.
+pub const SMALLEST_JOINED: usize = 4;
+
+/// The largest quarter the tables index (their offsets are `u32`): 12×13,
+/// for n = 25. Larger boards are refused.
+pub const LARGEST_QUARTER: usize = 12;
+
+/// The columns of one half: where its quarters stand, and which of their
+/// columns are free.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Side {
-    /// The quarters' width: h, or h + 1 for an odd board's west half with
-    /// the middle column.
-    width: usize,
     /// The board column of the quarters' first column.
     c0: usize,
     /// The free columns, as a bit set of the quarters' columns.
@@ -125,12 +143,52 @@ enum Fold {
 /// One work item: a frame and the east queens' rows in it.
 #[derive(Clone, Copy, Debug)]
 struct Item {
-    frame: usize,
-    north: u32,
-    south: u32,
+    frame: u32,
+    north: u16,
+    south: u16,
     /// The row sets this one stands for (its orbit under the flip, and the
     /// mirror), times the frame's weight.
-    weight: u64,
+    weight: u32,
+}
+
+/// What one item's halves may glue, at most: for each side, the sum over
+/// its column splits of the two quarter cells' sizes multiplied.
+#[derive(Clone, Copy, Debug, Default)]
+struct Bound {
+    east: u64,
+    west: u64,
+    /// The largest lower cell placed on the way.
+    lower: u64,
+}
+
+impl Bound {
+    /// The item's estimated cost: gluing both halves, and the pairs.
+    fn cost(self) -> f64 {
+        // Each glued candidate costs about as much as 2,000 pairs in the
+        // bit-sliced counter; about a third of the candidates survive.
+        let (east, west) = (self.east as f64, self.west as f64);
+        east + west + east * west / 9.0 / 2_000.0
+    }
+}
+
+/// What a join needs in memory, in bytes, planned before it allocates.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct MemoryPlan {
+    /// The quarter tables.
+    pub tables: u64,
+    /// The work items and their costs.
+    pub items: u64,
+    /// Each thread's scratch: the largest half lists one item can glue.
+    pub per_thread: u64,
+    /// The threads planned for.
+    pub threads: usize,
+}
+
+impl MemoryPlan {
+    /// All of it.
+    pub fn total(&self) -> u64 {
+        self.tables + self.items + self.per_thread * self.threads as u64
+    }
 }
 
 /// The join engine for one board.
@@ -138,60 +196,214 @@ struct Item {
 pub struct Join {
     n: usize,
     h: usize,
-    /// The h×h table, and for odd n the h×(h+1) one.
+    /// The h×h table (empty below [`SMALLEST_JOINED`]).
     square: QuarterTable,
-    wide: Option<QuarterTable>,
+    frames: Vec<Frame>,
+    /// The pair items, largest estimated cost first; the last work item
+    /// (index `items.len()`) counts what the rotations fix, and below
+    /// [`SMALLEST_JOINED`] the whole board too.
+    items: Vec<Item>,
+    costs: Vec<f32>,
+    counter: PairCounter,
+    memory: MemoryPlan,
+}
+
+/// A join before its table is filled.
+struct Layout {
+    sizes: Option<quarter::CellSizes>,
     frames: Vec<Frame>,
     items: Vec<Item>,
+    costs: Vec<f32>,
+    memory: MemoryPlan,
+}
+
+thread_local! {
+    /// Each worker's half lists and lower quarters, kept from item to item.
+    static SCRATCH: RefCell<Scratch> = RefCell::new(Scratch::default());
+}
+
+#[derive(Default)]
+struct Scratch {
+    east: Vec<u64>,
+    west: Vec<u64>,
+    lower: Vec<(u64, u64)>,
 }
 
 impl Join {
-    /// The join of the n×n board (4 <= n <= 24 for now).
+    /// What the join of the n×n board needs in memory on `threads`
+    /// threads, planned without allocating the tables.
     ///
     /// # Errors
-    /// [`Error::BoardSize`] for n outside 4..=24.
-    pub fn new(n: usize) -> Result<Join, Error> {
-        if !(4..=24).contains(&n) {
+    /// [`Error::BoardSize`] unless 1 <= n <= [`MAX_N`](crate::MAX_N);
+    /// [`Error::JoinTooLarge`] for quarters over [`LARGEST_QUARTER`].
+    pub fn plan(n: usize, threads: usize) -> Result<MemoryPlan, Error> {
+        Ok(Self::layout(n, threads)?.memory)
+    }
+
+    /// The join of the n×n board, counting pairs with `counter`, if its
+    /// [plan](Join::plan) on the current rayon pool's threads fits in
+    /// `max_memory` bytes.
+    ///
+    /// # Errors
+    /// As [`Join::plan`], and [`Error::JoinMemory`] if the plan needs more
+    /// than `max_memory`; [`Error::PairCounterUnavailable`] if this CPU
+    /// does not run `counter`.
+    pub fn new(n: usize, counter: PairCounter, max_memory: u64) -> Result<Join, Error> {
+        if !counter.available() {
+            return Err(Error::PairCounterUnavailable { counter });
+        }
+        let threads = rayon::current_num_threads();
+        let Layout {
+            sizes,
+            frames,
+            items,
+            costs,
+            memory,
+        } = Self::layout(n, threads)?;
+        if memory.total() > max_memory {
+            return Err(Error::JoinMemory {
+                n,
+                needed: memory.total(),
+                limit: max_memory,
+            });
+        }
+        let h = n / 2;
+        Ok(Join {
+            n,
+            h,
+            square: match sizes {
+                Some(sizes) => QuarterTable::from_sizes(&sizes),
+                None => QuarterTable::new(1, 1),
+            },
+            frames,
+            items,
+            costs,
+            counter,
+            memory,
+        })
+    }
+
+    /// The frames, the items (sorted by cost), their costs and the memory
+    /// plan; the table is only walked to be sized.
+    fn layout(n: usize, threads: usize) -> Result<Layout, Error> {
+        if !(1..=crate::MAX_N).contains(&n) {
             return Err(Error::BoardSize { n });
         }
         let h = n / 2;
+        if h > LARGEST_QUARTER {
+            return Err(Error::JoinTooLarge {
+                n,
+                largest: 2 * LARGEST_QUARTER + 1,
+            });
+        }
+        let scratch = 64 << 10; // a block's tables and the stack's share
+        if n < SMALLEST_JOINED {
+            let memory = MemoryPlan {
+                tables: 0,
+                items: 0,
+                per_thread: scratch,
+                threads,
+            };
+            return Ok(Layout {
+                sizes: None,
+                frames: Vec::new(),
+                items: Vec::new(),
+                costs: Vec::new(),
+                memory,
+            });
+        }
+        let sizes = quarter::CellSizes::new(h, h);
         let frames = frames(n, h);
         let mut items = Vec::new();
         for (index, frame) in frames.iter().enumerate() {
             items_of(h, index, frame, &mut items);
         }
-        Ok(Join {
-            n,
-            h,
-            square: QuarterTable::new(h, h),
-            wide: (n % 2 == 1).then(|| QuarterTable::new(h, h + 1)),
+        let bounds: Vec<Bound> = items
+            .par_iter()
+            .map(|item| bound(&sizes, &frames[item.frame as usize], item))
+            .collect();
+        let mut order: Vec<(f32, Item)> = bounds
+            .iter()
+            .zip(&items)
+            .map(|(b, &item)| (b.cost() as f32, item))
+            .collect();
+        // Largest first; ties in the order the frames made them.
+        order.sort_by(|a, b| b.0.total_cmp(&a.0));
+        let largest = bounds.iter().fold(Bound::default(), |m, b| Bound {
+            east: m.east.max(b.east),
+            west: m.west.max(b.west),
+            lower: m.lower.max(b.lower),
+        });
+        let memory = MemoryPlan {
+            tables: sizes.table_bytes(),
+            items: (order.len() * (std::mem::size_of::<Item>() + 4)) as u64,
+            per_thread: scratch + 8 * (largest.east + largest.west) + 16 * largest.lower,
+            threads,
+        };
+        let (costs, items) = order.into_iter().unzip();
+        Ok(Layout {
+            sizes: Some(sizes),
             frames,
             items,
+            costs,
+            memory,
         })
     }
 
-    fn table(&self, width: usize) -> &QuarterTable {
-        if width == self.h {
-            &self.square
-        } else {
-            self.wide.as_ref().expect("odd boards have the wide table")
-        }
+    /// The estimated cost of every work item, as [`Engine::cost`] gives
+    /// them, without filling the table.
+    ///
+    /// # Errors
+    /// As [`Join::plan`].
+    pub fn costs(n: usize) -> Result<Vec<f64>, Error> {
+        let costs = Self::layout(n, 1)?.costs;
+        let last = costs.last().map_or(1.0, |&c| f64::from(c));
+        Ok(costs.into_iter().map(f64::from).chain([last]).collect())
     }
 
-    /// The patterns of the halves on the rows `north` and `south` (bit sets
-    /// of the quarters' rows) and the columns of `side`, that keep off the
-    /// frame's forbidden diagonals.
-    fn halves(&self, (north, south): (u32, u32), side: Side, frame: &Frame) -> Vec<u64> {
+    /// The board size.
+    pub fn n(&self) -> usize {
+        self.n
+    }
+
+    /// The pair counter.
+    pub fn counter(&self) -> PairCounter {
+        self.counter
+    }
+
+    /// The memory planned.
+    pub fn memory(&self) -> MemoryPlan {
+        self.memory
+    }
+
+    /// How many items join pairs (the others: the last one).
+    pub fn pair_items(&self) -> usize {
+        self.items.len()
+    }
+
+    /// Glues the halves on the rows `north` and `south` (bit sets of the
+    /// quarters' rows) and the columns of `side` that keep off the frame's
+    /// forbidden diagonals, and appends their patterns to `patterns`.
+    fn halves(
+        &self,
+        (north, south): (u32, u32),
+        side: Side,
+        frame: &Frame,
+        lower: &mut Vec<(u64, u64)>,
+        patterns: &mut Vec<u64>,
+    ) {
         let (n, h) = (self.n, self.h);
-        let table = self.table(side.width);
-        let (width, c0, columns) = (side.width, side.c0, side.columns);
+        let table = &self.square;
+        let (c0, columns) = (side.c0, side.columns);
         let below = n - h; // the south quarters' first row
         let forbidden = frame.forbidden;
-        let mut patterns = Vec::new();
-        let mut lower: Vec<(u64, u64)> = Vec::new();
         let keeps_off = |(sum, diff): (u64, u64)| sum & forbidden.0 == 0 && diff & forbidden.1 == 0;
         let k = north.count_ones();
         for upper_columns in subsets(columns, k) {
+            let upper = table.cell(north, upper_columns);
+            if upper.is_empty() {
+                continue;
+            }
             // The lower quarters placed and sifted once for all the upper
             // ones.
             lower.clear();
@@ -199,48 +411,80 @@ impl Join {
                 table
                     .cell(south, columns ^ upper_columns)
                     .iter()
-                    .map(|b| b.place(n, width, below, c0))
+                    .map(|b| b.place(n, h, below, c0))
                     .filter(|&b| keeps_off(b)),
             );
             if lower.is_empty() {
                 continue;
             }
-            for a in table.cell(north, upper_columns) {
-                let (a_sum, a_diff) = a.place(n, width, 0, c0);
+            for a in upper {
+                let (a_sum, a_diff) = a.place(n, h, 0, c0);
                 if !keeps_off((a_sum, a_diff)) {
                     continue;
                 }
-                for &(b_sum, b_diff) in &lower {
+                for &(b_sum, b_diff) in lower.iter() {
                     if (a_sum & b_sum) | (a_diff & b_diff) == 0 {
                         patterns.push(frame.shape.pattern((a_sum | b_sum, a_diff | b_diff)));
                     }
                 }
             }
         }
-        patterns
     }
 
+    /// The solutions item `item` stands for.
     fn count_item(&self, item: &Item) -> u64 {
-        let frame = &self.frames[item.frame];
-        let east_rows = (item.north, item.south);
-        let west_rows = (frame.north ^ item.north, frame.south ^ item.south);
-        let east = self.halves(east_rows, frame.east, frame);
-        if east.is_empty() {
-            return 0;
+        SCRATCH.with_borrow_mut(|scratch| {
+            let Scratch { east, west, lower } = scratch;
+            let frame = &self.frames[item.frame as usize];
+            let (north, south) = (u32::from(item.north), u32::from(item.south));
+            east.clear();
+            self.halves((north, south), frame.east, frame, lower, east);
+            if east.is_empty() {
+                return 0;
+            }
+            let west_rows = (frame.north ^ north, frame.south ^ south);
+            let shape = frame.shape;
+            west.clear();
+            if frame.fold == Fold::MirrorAndFlip {
+                // Mirrored left to right, a west half on rows W is an east
+                // half on rows W with its rising and falling diagonals
+                // swapped.
+                self.halves(west_rows, frame.east, frame, lower, west);
+                let low = (1u64 << shape.sum.1) - 1;
+                for p in west.iter_mut() {
+                    *p = *p >> shape.sum.1 | (*p & low) << shape.sum.1;
+                }
+            } else {
+                self.halves(west_rows, frame.west, frame, lower, west);
+            }
+            u64::from(item.weight) * self.counter.count(east, west, shape.bits())
+        })
+    }
+}
+
+/// What `item` of `frame` may glue, from the quarter cells' sizes.
+fn bound(sizes: &quarter::CellSizes, frame: &Frame, item: &Item) -> Bound {
+    let side = |(north, south): (u32, u32), columns: u32| {
+        let (mut glued, mut lower) = (0u64, 0u64);
+        for upper_columns in subsets(columns, north.count_ones()) {
+            let below = u64::from(sizes.cell(south, columns ^ upper_columns));
+            glued += u64::from(sizes.cell(north, upper_columns)) * below;
+            lower = lower.max(below);
         }
-        let shape = frame.shape;
-        let west: Vec<u64> = if frame.fold == Fold::MirrorAndFlip {
-            // Mirrored left to right, a west half on rows W is an east half
-            // on rows W with its rising and falling diagonals swapped.
-            let low = (1u64 << shape.sum.1) - 1;
-            self.halves(west_rows, frame.east, frame)
-                .into_iter()
-                .map(|p| p >> shape.sum.1 | (p & low) << shape.sum.1)
-                .collect()
-        } else {
-            self.halves(west_rows, frame.west, frame)
-        };
-        item.weight * pairs::count_disjoint(&east, &west, shape.bits())
+        (glued, lower)
+    };
+    let (north, south) = (u32::from(item.north), u32::from(item.south));
+    let (east, east_lower) = side((north, south), frame.east.columns);
+    let west_columns = if frame.fold == Fold::MirrorAndFlip {
+        frame.east.columns
+    } else {
+        frame.west.columns
+    };
+    let (west, west_lower) = side((frame.north ^ north, frame.south ^ south), west_columns);
+    Bound {
+        east,
+        west,
+        lower: east_lower.max(west_lower),
     }
 }
 
@@ -284,11 +528,7 @@ fn spread(mut bits: u32, set: u32) -> u32 {
 /// centre queen, and one pair (Q1, Q2) per orbit of the off-centre ones.
 fn frames(n: usize, h: usize) -> Vec<Frame> {
     let all = (1u32 << h) - 1;
-    let square = |c0| Side {
-        width: h,
-        c0,
-        columns: all,
-    };
+    let square = |c0| Side { c0, columns: all };
     // East columns 0..h, west n - h..n (the middle column of odd n apart).
     let whole = Frame {
         east: square(0),
@@ -402,10 +642,10 @@ fn items_of(h: usize, index: usize, frame: &Frame, items: &mut Vec<Item>) {
                 weight *= 1 + orbit.windows(2).filter(|w| w[0] != w[1]).count() as u64;
             }
             items.push(Item {
-                frame: index,
-                north,
-                south,
-                weight,
+                frame: index as u32,
+                north: north as u16,
+                south: south as u16,
+                weight: weight as u32,
             });
         }
     }
@@ -416,29 +656,42 @@ impl Engine for Join {
         Fingerprint {
             engine: EngineId::Join,
             n: self.n,
-            symmetry: Symmetry::None,
+            symmetry: Symmetry::Full,
             depth: self.h,
             format: FORMAT,
         }
     }
 
     fn items(&self) -> usize {
-        self.items.len()
+        self.items.len() + 1
     }
 
-    fn cost(&self, _item: usize) -> f64 {
-        1.0
+    fn cost(&self, item: usize) -> f64 {
+        // The last item's searches cost next to nothing.
+        self.costs
+            .get(item)
+            .or(self.costs.last())
+            .map_or(1.0, |&c| f64::from(c))
     }
 
     fn count(&self, items: Range<usize>) -> Tally {
-        let weighted = self.items[items]
-            .iter()
-            .map(|item| u128::from(self.count_item(item)))
-            .sum();
-        Tally {
-            weighted,
-            ..Tally::default()
+        let mut tally = Tally::default();
+        for index in items {
+            match self.items.get(index) {
+                Some(item) => tally.weighted += u128::from(self.count_item(item)),
+                None => {
+                    if self.n < SMALLEST_JOINED {
+                        tally.weighted +=
+                            u128::from(crate::reference::bitmask::count_recursive(self.n));
+                    }
+                    tally.add(Tally {
+                        fixed: Some(burnside::fixed(self.n)),
+                        ..Tally::default()
+                    });
+                }
+            }
         }
+        tally
     }
 }
 
@@ -449,8 +702,8 @@ mod tests {
 
     #[test]
     fn the_join_counts_every_board_as_oeis_lists() {
-        for n in 4..=16 {
-            let join = Join::new(n).unwrap();
+        for n in 1..=16 {
+            let join = Join::new(n, PairCounter::fastest(), u64::MAX).unwrap();
             let total = join.count(0..join.items()).total();
             assert_eq!(Some(total as u64), known_total(n), "n = {n}");
         }
@@ -514,8 +767,25 @@ mod tests {
     }
 
     #[test]
-    fn boards_outside_four_to_twenty_four_are_refused() {
-        assert_eq!(Join::new(3).unwrap_err(), Error::BoardSize { n: 3 });
-        assert_eq!(Join::new(25).unwrap_err(), Error::BoardSize { n: 25 });
+    fn boards_past_the_largest_quarter_are_refused_before_any_table() {
+        let refused = Error::JoinTooLarge { n: 26, largest: 25 };
+        assert_eq!(Join::plan(26, 1).unwrap_err(), refused);
+        let zero = Join::new(0, PairCounter::Portable, u64::MAX).unwrap_err();
+        assert_eq!(zero, Error::BoardSize { n: 0 });
+    }
+
+    #[test]
+    fn a_plan_over_the_limit_is_refused_with_what_it_needs() {
+        let needed = Join::plan(14, rayon::current_num_threads())
+            .unwrap()
+            .total();
+        assert_eq!(
+            Join::new(14, PairCounter::Portable, needed - 1).unwrap_err(),
+            Error::JoinMemory {
+                n: 14,
+                needed,
+                limit: needed - 1
+            }
+        );
     }
 }

@@ -17,20 +17,87 @@ const CHUNK: usize = 5;
 /// faster than building a block's tables.
 const NAIVE_BELOW: usize = 24;
 
+/// The ways to count disjoint pairs of patterns.
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Hash, clap::ValueEnum, serde::Serialize, serde::Deserialize,
+)]
+#[serde(rename_all = "kebab-case")]
+pub enum PairCounter {
+    /// 64 patterns a block in `u64` words: any CPU.
+    Portable,
+    /// 512 patterns a block in AVX-512 registers: needs AVX-512 F and
+    /// VPOPCNTDQ.
+    Avx512,
+}
+
+impl PairCounter {
+    /// The counter's name in reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            PairCounter::Portable => "portable",
+            PairCounter::Avx512 => "avx512",
+        }
+    }
+
+    /// The fastest counter this CPU runs: AVX-512 where it has it (unless
+    /// [`NO_LANES_VAR`](crate::engine::backtrack::kernel::NO_LANES_VAR) is
+    /// set, which keeps every engine on its portable path), else portable.
+    pub fn fastest() -> PairCounter {
+        let off = std::env::var_os(crate::engine::backtrack::kernel::NO_LANES_VAR)
+            .is_some_and(|v| v != "0");
+        if wide_available() && !off {
+            PairCounter::Avx512
+        } else {
+            PairCounter::Portable
+        }
+    }
+
+    /// Whether this CPU runs the counter.
+    pub fn available(self) -> bool {
+        match self {
+            PairCounter::Portable => true,
+            PairCounter::Avx512 => wide_available(),
+        }
+    }
+
+    /// The pairs of `a` and `b` with no common bit, among patterns of
+    /// `bits` bits.
+    ///
+    /// # Panics
+    /// If this CPU does not run the counter.
+    pub fn count(self, a: &[u64], b: &[u64], bits: usize) -> u64 {
+        // Small lists do not pay for a block's tables.
+        if a.len().min(b.len()) < NAIVE_BELOW {
+            return count_naive(a, b);
+        }
+        match self {
+            PairCounter::Portable => count_sliced(a, b, bits),
+            PairCounter::Avx512 => {
+                assert!(
+                    wide_available(),
+                    "the AVX-512 pair counter on a CPU without it"
+                );
+                #[cfg(target_arch = "x86_64")]
+                // SAFETY: the features the function is compiled for were
+                // detected just above.
+                return unsafe { avx512::count(a, b, bits) };
+                #[cfg(not(target_arch = "x86_64"))]
+                unreachable!()
+            }
+        }
+    }
+}
+
+impl std::fmt::Display for PairCounter {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
 /// The pairs of `a` and `b` with no common bit, among patterns of `bits`
-/// bits: in AVX-512 registers where the CPU has AVX-512 F and VPOPCNTDQ,
-/// else by [`count_sliced`].
+/// bits, by the fastest counter this CPU runs.
 pub fn count_disjoint(a: &[u64], b: &[u64], bits: usize) -> u64 {
-    // Small lists do not pay for a block's tables.
-    if a.len().min(b.len()) < NAIVE_BELOW {
-        return count_naive(a, b);
-    }
-    #[cfg(target_arch = "x86_64")]
-    if wide_available() {
-        // SAFETY: the features the function is compiled for were detected.
-        return unsafe { avx512::count(a, b, bits) };
-    }
-    count_sliced(a, b, bits)
+    PairCounter::fastest().count(a, b, bits)
 }
 
 /// Whether this CPU counts pairs in AVX-512 registers.
@@ -240,7 +307,11 @@ mod tests {
             let (a, b) = (thin(&a), thin(&b));
             let naive = count_naive(&a, &b);
             prop_assert_eq!(count_sliced(&a, &b, bits), naive);
-            prop_assert_eq!(count_disjoint(&a, &b, bits), naive);
+            for counter in [PairCounter::Portable, PairCounter::Avx512] {
+                if counter.available() {
+                    prop_assert_eq!(counter.count(&a, &b, bits), naive);
+                }
+            }
         }
 
         #[test]
@@ -252,7 +323,11 @@ mod tests {
                 v.iter().map(|&x| x & x.rotate_left(13) & x.rotate_left(29) & ((1 << 62) - 1)).collect()
             };
             let (a, b) = (thin(&a), thin(&b));
-            prop_assert_eq!(count_disjoint(&a, &b, 62), count_naive(&a, &b));
+            for counter in [PairCounter::Portable, PairCounter::Avx512] {
+                if counter.available() {
+                    prop_assert_eq!(counter.count(&a, &b, 62), count_naive(&a, &b));
+                }
+            }
         }
     }
 }

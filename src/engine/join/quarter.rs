@@ -42,16 +42,24 @@ pub struct QuarterTable {
     entries: Vec<Quarter>,
 }
 
-impl QuarterTable {
-    /// The table of the h×w rectangle (1 <= h, w <= 13).
-    pub fn new(h: usize, w: usize) -> QuarterTable {
+/// How many placements each cell of the h×w rectangle's table holds:
+/// the table's size, known before it is allocated.
+#[derive(Clone, Debug)]
+pub struct CellSizes {
+    h: usize,
+    w: usize,
+    sizes: Vec<u32>,
+}
+
+impl CellSizes {
+    /// The sizes for the h×w rectangle (1 <= h, w <= 13), by one walk
+    /// over its placements that stores none of them.
+    pub fn new(h: usize, w: usize) -> CellSizes {
         assert!(
             (1..=13).contains(&h) && (1..=13).contains(&w),
             "quarter {h}×{w}"
         );
-        let cells = 1usize << (h + w);
-        // Two walks: one to size each cell, one to fill it.
-        let mut sizes = vec![0u32; cells];
+        let mut sizes = vec![0u32; 1 << (h + w)];
         walk(
             (h, w),
             0,
@@ -60,11 +68,42 @@ impl QuarterTable {
             Quarter { sum: 0, diff: 0 },
             &mut |cell, _| sizes[cell] += 1,
         );
+        CellSizes { h, w, sizes }
+    }
+
+    /// The placements with queens on exactly `rows` and `columns`.
+    pub fn cell(&self, rows: u32, columns: u32) -> u32 {
+        self.sizes[(rows as usize) << self.w | columns as usize]
+    }
+
+    /// The placements in all.
+    pub fn total(&self) -> u64 {
+        self.sizes.iter().map(|&s| u64::from(s)).sum()
+    }
+
+    /// The bytes the table of these sizes takes.
+    pub fn table_bytes(&self) -> u64 {
+        self.total() * std::mem::size_of::<Quarter>() as u64 + 4 * (self.sizes.len() as u64 + 1)
+    }
+}
+
+impl QuarterTable {
+    /// The table of the h×w rectangle (1 <= h, w <= 13).
+    pub fn new(h: usize, w: usize) -> QuarterTable {
+        QuarterTable::from_sizes(&CellSizes::new(h, w))
+    }
+
+    /// The table of the rectangle `sizes` were counted for.
+    pub fn from_sizes(sizes: &CellSizes) -> QuarterTable {
+        let (h, w) = (sizes.h, sizes.w);
+        let cells = sizes.sizes.len();
         let mut starts = Vec::with_capacity(cells + 1);
         let mut total = 0u32;
         starts.push(0);
-        for size in &sizes {
-            total += size;
+        for size in &sizes.sizes {
+            total = total
+                .checked_add(*size)
+                .expect("a table of at most 2^32 placements");
             starts.push(total);
         }
         let mut next: Vec<u32> = starts[..cells].to_vec();

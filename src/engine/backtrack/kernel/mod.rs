@@ -83,7 +83,11 @@ pub fn count_scalar(n: usize, subproblem: &Subproblem) -> Tally {
     match family {
         Family::Weighted(weight) => {
             let weighted = u128::from(weight) * u128::from(scalar::count_subtree(n, state));
-            return Tally { weighted, classes };
+            return Tally {
+                weighted,
+                classes,
+                fixed: None,
+            };
         }
         Family::Single => classes.orbit1 = scalar::count_subtree(n, state),
         Family::Corner { bound1 } => {
@@ -98,5 +102,6 @@ pub fn count_scalar(n: usize, subproblem: &Subproblem) -> Tally {
     Tally {
         weighted: 0,
         classes,
+        fixed: None,
     }
 }

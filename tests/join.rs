@@ -1,0 +1,210 @@
+//! The join engine against OEIS and the backtracking engine, and from the
+//! command line: the same report, long runs (journal, shards, merge), and
+//! its memory planning.
+
+use assert_cmd::Command;
+use nqueens::oeis::{known_total, known_unique};
+use nqueens::{count, Algorithm, Engine, Join, Options, PairCounter};
+use serde_json::Value;
+
+fn nqueens() -> Command {
+    Command::cargo_bin("nqueens").unwrap()
+}
+
+fn json_of(args: &[&str]) -> Value {
+    let output = nqueens().args(args).output().unwrap();
+    assert!(
+        output.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    serde_json::from_slice(&output.stdout).unwrap()
+}
+
+fn join() -> Options {
+    Options {
+        algorithm: Algorithm::Join,
+        ..Options::default()
+    }
+}
+
+#[test]
+fn every_board_to_fourteen_matches_oeis_and_the_backtracking_engine() {
+    for n in 1..=14 {
+        let joined = count(n, &join()).unwrap();
+        let searched = count(n, &Options::default()).unwrap();
+        assert_eq!(Some(joined.total), known_total(n), "n = {n}");
+        assert_eq!(joined.unique, known_unique(n), "n = {n}");
+        assert_eq!(joined.total, searched.total, "n = {n}");
+        assert_eq!(joined.unique, searched.unique, "n = {n}");
+        assert_eq!(joined.classes, searched.classes, "n = {n}");
+        assert_eq!(joined.algorithm, Algorithm::Join);
+    }
+}
+
+#[test]
+fn every_pair_counter_this_cpu_runs_gives_the_same_counts() {
+    for counter in [PairCounter::Portable, PairCounter::Avx512] {
+        if !counter.available() {
+            eprintln!("SKIPPED the {counter} pair counter: this CPU lacks AVX-512 VPOPCNTDQ");
+            continue;
+        }
+        for n in [12, 13, 14, 15] {
+            let engine = Join::new(n, counter, u64::MAX).unwrap();
+            let total = engine.count(0..engine.items()).total();
+            assert_eq!(Some(total as u64), known_total(n), "{counter} n = {n}");
+        }
+    }
+}
+
+#[test]
+fn item_ranges_split_anywhere_add_up_to_the_whole() {
+    let engine = Join::new(13, PairCounter::fastest(), u64::MAX).unwrap();
+    let items = engine.items();
+    let whole = engine.count(0..items);
+    for cut in [0, 1, items / 3, items - 1, items] {
+        let parts = engine.count(0..cut).sum(engine.count(cut..items));
+        assert_eq!(parts, whole, "cut at {cut}");
+    }
+    // Largest estimated cost first; the last item counts what the
+    // rotations fix.
+    let costs: Vec<f64> = (0..items - 1).map(|i| engine.cost(i)).collect();
+    assert!(costs.windows(2).all(|w| w[0] >= w[1]));
+    assert!(engine.count(items - 1..items).fixed.is_some());
+    assert!(engine.count(0..items - 1).fixed.is_none());
+}
+
+#[test]
+fn count_algo_join_reports_like_the_backtracking_engine() {
+    let joined = json_of(&["count", "12", "--algo", "join", "--unique", "--json"]);
+    let searched = json_of(&["count", "12", "--algo", "parallel", "--unique", "--json"]);
+    for field in [
+        "total",
+        "unique",
+        "classes",
+        "matches_oeis",
+        "matches_oeis_unique",
+    ] {
+        assert_eq!(joined[field], searched[field], "{field}");
+    }
+    assert_eq!(joined["algorithm"], "join");
+    assert_eq!(joined["symmetry"], "full");
+    assert!(joined["pair_counter"].is_string());
+    assert!(joined["planned_bytes"].as_u64().unwrap() > 0);
+    assert!(joined["peak_bytes"].as_u64().unwrap() > 0);
+    let text = nqueens()
+        .args(["count", "16", "--algo", "join", "--threads", "1"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8(text.stdout).unwrap();
+    assert!(text.starts_with("14772512 solutions for n = 16"), "{text}");
+    assert!(text.contains("pair counter"), "{text}");
+    assert!(text.contains("peak memory"), "{text}");
+}
+
+#[test]
+fn without_algo_count_takes_the_faster_engine_and_flags_of_the_search_pick_it() {
+    let big = json_of(&["count", "16", "--json"]);
+    let small = json_of(&["count", "10", "--json"]);
+    let asked = json_of(&["count", "16", "--depth", "3", "--json"]);
+    assert_eq!(big["algorithm"], Algorithm::fastest_for(16).name());
+    assert_eq!(small["algorithm"], Algorithm::fastest_for(10).name());
+    assert_eq!(asked["algorithm"], "parallel");
+}
+
+#[test]
+fn join_flags_are_checked_before_anything_runs() {
+    let fails = |args: &[&str], flag: &str, rule: &str| {
+        let output = nqueens().args(args).output().unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr).to_string();
+        assert_eq!(output.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(output.stdout.is_empty());
+        assert_eq!(stderr.matches("error:").count(), 1, "{stderr}");
+        assert!(stderr.contains(flag) && stderr.contains(rule), "{stderr}");
+        assert!(!stderr.contains("panicked"), "{stderr}");
+    };
+    fails(
+        &["count", "12", "--algo", "join", "--depth", "3"],
+        "--depth",
+        "only to --algo parallel",
+    );
+    fails(
+        &["count", "12", "--algo", "join", "--kernel", "scalar"],
+        "--kernel",
+        "only to --algo parallel",
+    );
+    fails(
+        &["count", "12", "--max-memory", "1G", "--algo", "parallel"],
+        "--max-memory",
+        "only to --algo join",
+    );
+    fails(
+        &["count", "12", "--max-memory", "12"],
+        "--max-memory",
+        "at least 1M",
+    );
+    fails(
+        &["count", "12", "--max-memory", "lots"],
+        "--max-memory",
+        "512M",
+    );
+    fails(
+        &["count", "18", "--algo", "join", "--max-memory", "1M"],
+        "--max-memory",
+        "needs",
+    );
+    fails(&["count", "26", "--algo", "join"], "--algo", "up to n = 25");
+    fails(
+        &["estimate", "18", "--algo", "join"],
+        "--algo",
+        "no search tree",
+    );
+}
+
+#[test]
+fn a_join_resumes_from_its_journal_and_merges_from_shards() {
+    let dir = tempfile::tempdir().unwrap();
+    let whole = json_of(&["count", "13", "--algo", "join", "--unique", "--json"]);
+    let journal = dir.path().join("j");
+    let journal = journal.to_str().unwrap();
+    let first = json_of(&[
+        "count",
+        "13",
+        "--algo",
+        "join",
+        "--checkpoint",
+        journal,
+        "--json",
+        "--unique",
+    ]);
+    // Resumed without --algo: the journal's engine decides.
+    let again = json_of(&["count", "13", "--checkpoint", journal, "--json", "--unique"]);
+    for field in ["total", "unique", "classes"] {
+        assert_eq!(first[field], whole[field], "{field}");
+        assert_eq!(again[field], whole[field], "{field}");
+    }
+    let mut names = Vec::new();
+    for i in 1..=3 {
+        let name = dir.path().join(format!("s{i}.json"));
+        let name = name.to_str().unwrap().to_string();
+        json_of(&[
+            "count",
+            "13",
+            "--algo",
+            "join",
+            "--shard",
+            &format!("{i}/3"),
+            "--out",
+            &name,
+            "--json",
+        ]);
+        names.push(name);
+    }
+    let mut args = vec!["merge", "--json", "--unique"];
+    args.extend(names.iter().map(String::as_str));
+    let merged = json_of(&args);
+    for field in ["total", "unique", "classes"] {
+        assert_eq!(merged[field], whole[field], "{field}");
+    }
+    assert_eq!(merged["algorithm"], "join");
+}

@@ -22,6 +22,17 @@ layers    the layered engine (work items, bounded planning): `count 16
           refusals of `count 20 --depth 9`, `count 24 --depth 14` and
           `count 32 --depth 16` (exit status 2).
 
+join      the join engine (issue 11): `count N --algo join --threads 1`
+          against `count N --algo parallel --threads 1` at n = 16, 17, 18
+          (targets <= 0.20, 0.20, 0.10); the join on 2 threads against 1 at
+          n = 18 and 19 (>= 1.9); peak RSS of the join at n = 18
+          (< 256 MiB) and n = 20 (< 1 GiB, minutes on 2 cores).
+
+crossover where the join overtakes backtracking: both on one thread for
+          n = 12..17, with the AVX-512 paths and with NQUEENS_NO_LANES=1
+          (portable pair counter, scalar kernel); JOIN_FROM in src/lib.rs
+          is read off this table.
+
 longrun   the journal's cost: `count 17 --threads 2 --checkpoint FILE` (a new
           journal every run) against the same count without one, target
           <= 1.01; the same for `count 16 --depth 7` (48,000 work items).
@@ -46,7 +57,10 @@ from pathlib import Path
 import measure
 
 # Checks only: the counts each run must reproduce.
-A000170 = {14: 365596, 16: 14772512, 17: 95815104, 18: 666090624}
+A000170 = {
+    12: 14200, 13: 73712, 14: 365596, 15: 2279184, 16: 14772512, 17: 95815104,
+    18: 666090624, 19: 4968057848, 20: 39029188884,
+}
 
 
 def ours(n):
@@ -178,7 +192,50 @@ def longrun(binary, refcount, baseline=None):
     return comparisons, []
 
 
-SUITES = {"core": core, "symmetry": symmetry, "layers": layers, "longrun": longrun}
+def join(binary, refcount, baseline=None):
+    def algo(n, name, threads):
+        return count(binary, n, "--algo", name, "--threads", str(threads))
+
+    comparisons = [
+        (f"count {n} --algo join --threads 1 / count {n} --algo parallel --threads 1", goal,
+         algo(n, "join", 1), ours(n), algo(n, "parallel", 1), ours(n))
+        for n, goal in [(16, "<= 0.20"), (17, "<= 0.20"), (18, "<= 0.10")]
+    ] + [
+        (f"count {n} --algo join --threads 1 / --threads 2 (speedup)", ">= 1.9",
+         algo(n, "join", 1), ours(n), algo(n, "join", 2), ours(n))
+        for n in (18, 19)
+    ]
+    memory = [
+        ("count 18 --algo join", count(binary, 18, "--algo", "join"), ours(18), "< 256 MiB"),
+        ("count 20 --algo join", count(binary, 20, "--algo", "join"), ours(20), "< 1 GiB"),
+    ]
+    return comparisons, memory
+
+
+def crossover(binary, refcount, baseline=None):
+    def algo(n, name, portable):
+        env = ["env", "NQUEENS_NO_LANES=1"] if portable else []
+        return env + count(binary, n, "--algo", name, "--threads", "1")
+
+    comparisons = []
+    for portable in (False, True):
+        paths = "NQUEENS_NO_LANES=1 " if portable else ""
+        for n in range(12, 18):
+            comparisons.append(
+                (f"{paths}count {n} --algo join / --algo parallel (1 thread)",
+                 "< 1: the join is faster", algo(n, "join", portable), ours(n),
+                 algo(n, "parallel", portable), ours(n)))
+    return comparisons, []
+
+
+SUITES = {
+    "core": core,
+    "symmetry": symmetry,
+    "layers": layers,
+    "longrun": longrun,
+    "join": join,
+    "crossover": crossover,
+}
 
 
 def main():

@@ -54,7 +54,7 @@ use crate::{Error, Symmetry};
 
 /// The version of the join's work items: bumped whenever the frames, the
 /// items or their order change.
-pub const FORMAT: u32 = 1;
+pub const FORMAT: u32 = 2;
 
 /// The smallest board the join counts by joining; smaller ones are
 /// enumerated.
@@ -121,6 +121,12 @@ struct Frame {
     south: u32,
     /// Diagonals held outside the quarters (rising, falling).
     forbidden: (u64, u64),
+    /// Those the west half keeps off when it is glued once for a group:
+    /// the middle column's queen's (all of them for a mirror frame).
+    west_forbidden: (u64, u64),
+    /// The middle row's queen's diagonals as pattern bits: the west halves
+    /// a frame of the group keeps are those without them.
+    middle_row: u64,
     shape: Shape,
     /// The boards each counted solution stands for.
     weight: u64,
@@ -140,10 +146,11 @@ enum Fold {
     None,
 }
 
-/// One work item: a frame and the east queens' rows in it.
+/// One work item: a group of frames and the rows of the half built once
+/// for all of them (the east half's for a mirror frame, else the west's).
 #[derive(Clone, Copy, Debug)]
 struct Item {
-    frame: u32,
+    group: u32,
     north: u16,
     south: u16,
     /// The row sets this one stands for (its orbit under the flip, and the
@@ -151,23 +158,27 @@ struct Item {
     weight: u32,
 }
 
-/// What one item's halves may glue, at most: for each side, the sum over
+/// What one item's halves may glue, at most: for each half, the sum over
 /// its column splits of the two quarter cells' sizes multiplied.
 #[derive(Clone, Copy, Debug, Default)]
 struct Bound {
+    /// The largest east and west halves.
     east: u64,
     west: u64,
     /// The largest lower cell placed on the way.
     lower: u64,
+    /// All the halves the item glues.
+    glue: u64,
+    /// The pairs of glued halves it compares.
+    pairs: f64,
 }
 
 impl Bound {
-    /// The item's estimated cost: gluing both halves, and the pairs.
+    /// The item's estimated cost: gluing the halves, and the pairs.
     fn cost(self) -> f64 {
         // Each glued candidate costs about as much as 2,000 pairs in the
         // bit-sliced counter; about a third of the candidates survive.
-        let (east, west) = (self.east as f64, self.west as f64);
-        east + west + east * west / 9.0 / 2_000.0
+        self.glue as f64 + self.pairs / 9.0 / 2_000.0
     }
 }
 
@@ -199,6 +210,9 @@ pub struct Join {
     /// The h×h table (empty below [`SMALLEST_JOINED`]).
     square: QuarterTable,
     frames: Vec<Frame>,
+    /// Runs of frames that share their west half (each a single frame, but
+    /// for the off-centre ones of odd n: one per middle-column queen).
+    groups: Vec<Range<usize>>,
     /// The pair items, largest estimated cost first; the last work item
     /// (index `items.len()`) counts what the rotations fix, and below
     /// [`SMALLEST_JOINED`] the whole board too.
@@ -212,6 +226,7 @@ pub struct Join {
 struct Layout {
     sizes: Option<quarter::CellSizes>,
     frames: Vec<Frame>,
+    groups: Vec<Range<usize>>,
     items: Vec<Item>,
     costs: Vec<f32>,
     memory: MemoryPlan,
@@ -226,6 +241,8 @@ thread_local! {
 struct Scratch {
     east: Vec<u64>,
     west: Vec<u64>,
+    /// The west halves a frame keeps.
+    kept: Vec<u64>,
     lower: Vec<(u64, u64)>,
 }
 
@@ -256,6 +273,7 @@ impl Join {
         let Layout {
             sizes,
             frames,
+            groups,
             items,
             costs,
             memory,
@@ -276,6 +294,7 @@ impl Join {
                 None => QuarterTable::new(1, 1),
             },
             frames,
+            groups,
             items,
             costs,
             counter,
@@ -307,6 +326,7 @@ impl Join {
             return Ok(Layout {
                 sizes: None,
                 frames: Vec::new(),
+                groups: Vec::new(),
                 items: Vec::new(),
                 costs: Vec::new(),
                 memory,
@@ -314,13 +334,14 @@ impl Join {
         }
         let sizes = quarter::CellSizes::new(h, h);
         let frames = frames(n, h);
+        let groups = groups(&frames);
         let mut items = Vec::new();
-        for (index, frame) in frames.iter().enumerate() {
-            items_of(h, index, frame, &mut items);
+        for (index, group) in groups.iter().enumerate() {
+            items_of(h, index, &frames[group.start], &mut items);
         }
         let bounds: Vec<Bound> = items
             .par_iter()
-            .map(|item| bound(&sizes, &frames[item.frame as usize], item))
+            .map(|item| bound(&sizes, &frames[groups[item.group as usize].clone()], item))
             .collect();
         let mut order: Vec<(f32, Item)> = bounds
             .iter()
@@ -333,17 +354,20 @@ impl Join {
             east: m.east.max(b.east),
             west: m.west.max(b.west),
             lower: m.lower.max(b.lower),
+            ..Bound::default()
         });
         let memory = MemoryPlan {
             tables: sizes.table_bytes(),
             items: (order.len() * (std::mem::size_of::<Item>() + 4)) as u64,
-            per_thread: scratch + 8 * (largest.east + largest.west) + 16 * largest.lower,
+            // East, west and the west halves a frame keeps.
+            per_thread: scratch + 8 * (largest.east + 2 * largest.west) + 16 * largest.lower,
             threads,
         };
         let (costs, items) = order.into_iter().unzip();
         Ok(Layout {
             sizes: Some(sizes),
             frames,
+            groups,
             items,
             costs,
             memory,
@@ -382,13 +406,13 @@ impl Join {
     }
 
     /// Glues the halves on the rows `north` and `south` (bit sets of the
-    /// quarters' rows) and the columns of `side` that keep off the frame's
-    /// forbidden diagonals, and appends their patterns to `patterns`.
+    /// quarters' rows) and the columns of `side` that keep off `forbidden`,
+    /// and appends their patterns (of `shape`) to `patterns`.
     fn halves(
         &self,
         (north, south): (u32, u32),
         side: Side,
-        frame: &Frame,
+        (forbidden, shape): ((u64, u64), Shape),
         lower: &mut Vec<(u64, u64)>,
         patterns: &mut Vec<u64>,
     ) {
@@ -396,7 +420,6 @@ impl Join {
         let table = &self.square;
         let (c0, columns) = (side.c0, side.columns);
         let below = n - h; // the south quarters' first row
-        let forbidden = frame.forbidden;
         let keeps_off = |(sum, diff): (u64, u64)| sum & forbidden.0 == 0 && diff & forbidden.1 == 0;
         let k = north.count_ones();
         for upper_columns in subsets(columns, k) {
@@ -424,7 +447,7 @@ impl Join {
                 }
                 for &(b_sum, b_diff) in lower.iter() {
                     if (a_sum & b_sum) | (a_diff & b_diff) == 0 {
-                        patterns.push(frame.shape.pattern((a_sum | b_sum, a_diff | b_diff)));
+                        patterns.push(shape.pattern((a_sum | b_sum, a_diff | b_diff)));
                     }
                 }
             }
@@ -434,36 +457,64 @@ impl Join {
     /// The solutions item `item` stands for.
     fn count_item(&self, item: &Item) -> u64 {
         SCRATCH.with_borrow_mut(|scratch| {
-            let Scratch { east, west, lower } = scratch;
-            let frame = &self.frames[item.frame as usize];
-            let (north, south) = (u32::from(item.north), u32::from(item.south));
-            east.clear();
-            self.halves((north, south), frame.east, frame, lower, east);
-            if east.is_empty() {
-                return 0;
-            }
-            let west_rows = (frame.north ^ north, frame.south ^ south);
-            let shape = frame.shape;
-            west.clear();
-            if frame.fold == Fold::MirrorAndFlip {
-                // Mirrored left to right, a west half on rows W is an east
-                // half on rows W with its rising and falling diagonals
-                // swapped.
-                self.halves(west_rows, frame.east, frame, lower, west);
+            let Scratch {
+                east,
+                west,
+                kept,
+                lower,
+            } = scratch;
+            let frames = &self.frames[self.groups[item.group as usize].clone()];
+            let first = &frames[0];
+            let shape = first.shape;
+            let rows = (u32::from(item.north), u32::from(item.south));
+            let others = (first.north ^ rows.0, first.south ^ rows.1);
+            let weight = u64::from(item.weight);
+            if first.fold == Fold::MirrorAndFlip {
+                // The item's rows are the east half's. Mirrored left to
+                // right, a west half on rows W is an east half on rows W
+                // with its rising and falling diagonals swapped.
+                let both = (first.forbidden, shape);
+                east.clear();
+                self.halves(rows, first.east, both, lower, east);
+                if east.is_empty() {
+                    return 0;
+                }
+                west.clear();
+                self.halves(others, first.east, both, lower, west);
                 let low = (1u64 << shape.sum.1) - 1;
                 for p in west.iter_mut() {
                     *p = *p >> shape.sum.1 | (*p & low) << shape.sum.1;
                 }
-            } else {
-                self.halves(west_rows, frame.west, frame, lower, west);
+                return weight * self.counter.count(east, west, shape.bits());
             }
-            u64::from(item.weight) * self.counter.count(east, west, shape.bits())
+            // The item's rows are the west half's, shared by the group's
+            // frames (one middle-column queen, the middle-row queens
+            // apart): glued once, keeping off the middle-column queen, and
+            // sifted for each frame's middle-row queen by its pattern bits.
+            west.clear();
+            self.halves(rows, first.west, (first.west_forbidden, shape), lower, west);
+            if west.is_empty() {
+                return 0;
+            }
+            let mut total = 0;
+            for frame in frames {
+                east.clear();
+                self.halves(others, frame.east, (frame.forbidden, shape), lower, east);
+                if east.is_empty() {
+                    continue;
+                }
+                kept.clear();
+                kept.extend(west.iter().filter(|&&p| p & frame.middle_row == 0));
+                total += weight * self.counter.count(east, kept, shape.bits());
+            }
+            total
         })
     }
 }
 
-/// What `item` of `frame` may glue, from the quarter cells' sizes.
-fn bound(sizes: &quarter::CellSizes, frame: &Frame, item: &Item) -> Bound {
+/// What `item` of the frames `frames` may glue, from the quarter cells'
+/// sizes.
+fn bound(sizes: &quarter::CellSizes, frames: &[Frame], item: &Item) -> Bound {
     let side = |(north, south): (u32, u32), columns: u32| {
         let (mut glued, mut lower) = (0u64, 0u64);
         for upper_columns in subsets(columns, north.count_ones()) {
@@ -473,19 +524,35 @@ fn bound(sizes: &quarter::CellSizes, frame: &Frame, item: &Item) -> Bound {
         }
         (glued, lower)
     };
-    let (north, south) = (u32::from(item.north), u32::from(item.south));
-    let (east, east_lower) = side((north, south), frame.east.columns);
-    let west_columns = if frame.fold == Fold::MirrorAndFlip {
-        frame.east.columns
-    } else {
-        frame.west.columns
-    };
-    let (west, west_lower) = side((frame.north ^ north, frame.south ^ south), west_columns);
-    Bound {
-        east,
-        west,
-        lower: east_lower.max(west_lower),
+    let first = &frames[0];
+    let rows = (u32::from(item.north), u32::from(item.south));
+    let others = (first.north ^ rows.0, first.south ^ rows.1);
+    if first.fold == Fold::MirrorAndFlip {
+        let (east, east_lower) = side(rows, first.east.columns);
+        let (west, west_lower) = side(others, first.east.columns);
+        return Bound {
+            east,
+            west,
+            lower: east_lower.max(west_lower),
+            glue: east + west,
+            pairs: east as f64 * west as f64,
+        };
     }
+    let (west, west_lower) = side(rows, first.west.columns);
+    let mut bound = Bound {
+        west,
+        lower: west_lower,
+        glue: west,
+        ..Bound::default()
+    };
+    for frame in frames {
+        let (east, east_lower) = side(others, frame.east.columns);
+        bound.east = bound.east.max(east);
+        bound.lower = bound.lower.max(east_lower);
+        bound.glue += east;
+        bound.pairs += east as f64 * west as f64;
+    }
+    bound
 }
 
 /// The subsets of `set` with `k` members: Gosper's walk over k-subsets of
@@ -536,6 +603,8 @@ fn frames(n: usize, h: usize) -> Vec<Frame> {
         north: all,
         south: all,
         forbidden: (0, 0),
+        west_forbidden: (0, 0),
+        middle_row: 0,
         shape: Shape::between(n, (0, h - 1), (n - h, n - 1)),
         weight: 1,
         fold: Fold::MirrorAndFlip,
@@ -547,12 +616,15 @@ fn frames(n: usize, h: usize) -> Vec<Frame> {
     let centre = diagonals(h, h);
     let mut frames = vec![Frame {
         forbidden: centre,
+        west_forbidden: centre,
         ..whole
     }];
     let h_signed = h as i64;
     let offsets = (-h_signed..=h_signed).filter(|&x| x != 0);
-    for a in offsets.clone() {
-        for b in offsets.clone() {
+    // By the middle column's queen first, so that the frames sharing it
+    // (and so their west halves) stand together.
+    for b in offsets.clone() {
+        for a in offsets.clone() {
             // Q1 = (h, h + a) and Q2 = (h + b, h) attack each other when
             // |a| == |b|; otherwise their orbit has 8 members.
             if a.abs() == b.abs() || (a, b) != canonical(a, b) {
@@ -586,6 +658,15 @@ fn frames(n: usize, h: usize) -> Vec<Frame> {
                 north,
                 south,
                 forbidden: (s1 | s2, d1 | d2),
+                // Q1 in the east: the west halves need only keep off Q2
+                // when glued, and are sifted for Q1 by pattern bits (its
+                // diagonals the west can reach all cross the middle).
+                west_forbidden: if a < 0 { (s2, d2) } else { (s1 | s2, d1 | d2) },
+                middle_row: if a < 0 {
+                    whole.shape.pattern((s1, d1))
+                } else {
+                    0
+                },
                 weight: 8,
                 fold: Fold::None,
                 ..whole
@@ -593,6 +674,26 @@ fn frames(n: usize, h: usize) -> Vec<Frame> {
         }
     }
     frames
+}
+
+/// The runs of consecutive frames that can share their west halves: the
+/// off-centre frames of odd n with the same west side, rows and west
+/// forbidden diagonals; every other frame alone.
+fn groups(frames: &[Frame]) -> Vec<Range<usize>> {
+    let shares = |a: &Frame, b: &Frame| {
+        a.fold == Fold::None
+            && b.fold == Fold::None
+            && (a.west, a.north, a.south, a.west_forbidden)
+                == (b.west, b.north, b.south, b.west_forbidden)
+    };
+    let mut groups: Vec<Range<usize>> = Vec::new();
+    for (index, frame) in frames.iter().enumerate() {
+        match groups.last_mut() {
+            Some(last) if shares(&frames[last.start], frame) => last.end = index + 1,
+            _ => groups.push(index..index + 1),
+        }
+    }
+    groups
 }
 
 /// The smallest of the 8 images of the off-centre pair (a, b) under the
@@ -612,7 +713,12 @@ fn canonical(a: i64, b: i64) -> (i64, i64) {
 /// many as its east columns) and west, one per orbit under the frame's
 /// fold.
 fn items_of(h: usize, index: usize, frame: &Frame, items: &mut Vec<Item>) {
-    let wanted = frame.east.columns.count_ones();
+    // The rows of the half built once: the east's for a mirror frame, else
+    // the west's.
+    let wanted = match frame.fold {
+        Fold::MirrorAndFlip => frame.east.columns.count_ones(),
+        Fold::None => frame.west.columns.count_ones(),
+    };
     let rows = |north: u32, south: u32| u64::from(north) | u64::from(south) << h;
     let reverse = |bits: u32| bits.reverse_bits() >> (32 - h);
     for north in 0u32..1 << h {
@@ -642,7 +748,7 @@ fn items_of(h: usize, index: usize, frame: &Frame, items: &mut Vec<Item>) {
                 weight *= 1 + orbit.windows(2).filter(|w| w[0] != w[1]).count() as u64;
             }
             items.push(Item {
-                frame: index as u32,
+                group: index as u32,
                 north: north as u16,
                 south: south as u16,
                 weight: weight as u32,

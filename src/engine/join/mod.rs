@@ -429,28 +429,36 @@ impl Join {
             }
             // The lower quarters placed and sifted once for all the upper
             // ones.
+            let cell = table.cell(south, columns ^ upper_columns);
             lower.clear();
-            lower.extend(
-                table
-                    .cell(south, columns ^ upper_columns)
-                    .iter()
-                    .map(|b| b.place(n, h, below, c0))
-                    .filter(|&b| keeps_off(b)),
-            );
+            lower.resize(cell.len(), (0, 0));
+            let mut placed = 0;
+            for b in cell {
+                lower[placed] = b.place(n, h, below, c0);
+                placed += usize::from(keeps_off(lower[placed]));
+            }
+            lower.truncate(placed);
             if lower.is_empty() {
                 continue;
             }
+            // Every pair is written and kept or not by its test, without a
+            // branch: a third or so are kept, which no predictor learns.
+            patterns.reserve(upper.len() * lower.len());
+            let spare = patterns.spare_capacity_mut();
+            let mut kept = 0;
             for a in upper {
                 let (a_sum, a_diff) = a.place(n, h, 0, c0);
                 if !keeps_off((a_sum, a_diff)) {
                     continue;
                 }
                 for &(b_sum, b_diff) in lower.iter() {
-                    if (a_sum & b_sum) | (a_diff & b_diff) == 0 {
-                        patterns.push(shape.pattern((a_sum | b_sum, a_diff | b_diff)));
-                    }
+                    spare[kept].write(shape.pattern((a_sum | b_sum, a_diff | b_diff)));
+                    kept += usize::from((a_sum & b_sum) | (a_diff & b_diff) == 0);
                 }
             }
+            // SAFETY: the first `kept` slots of the spare capacity were
+            // written above (each slot is written before `kept` passes it).
+            unsafe { patterns.set_len(patterns.len() + kept) };
         }
     }
 

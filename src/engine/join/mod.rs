@@ -124,8 +124,9 @@ struct Frame {
     /// Those the west half keeps off when it is glued once for a group:
     /// the middle column's queen's (all of them for a mirror frame).
     west_forbidden: (u64, u64),
-    /// The middle row's queen's diagonals as pattern bits: the west halves
-    /// a frame of the group keeps are those without them.
+    /// The middle row's queen's diagonals as pattern bits, set in the east
+    /// halves when the west ones are glued once for a group (so that west
+    /// halves on them pair with none).
     middle_row: u64,
     shape: Shape,
     /// The boards each counted solution stands for.
@@ -241,8 +242,6 @@ thread_local! {
 struct Scratch {
     east: Vec<u64>,
     west: Vec<u64>,
-    /// The west halves a frame keeps.
-    kept: Vec<u64>,
     lower: Vec<(u64, u64)>,
 }
 
@@ -359,8 +358,7 @@ impl Join {
         let memory = MemoryPlan {
             tables: sizes.table_bytes(),
             items: (order.len() * (std::mem::size_of::<Item>() + 4)) as u64,
-            // East, west and the west halves a frame keeps.
-            per_thread: scratch + 8 * (largest.east + 2 * largest.west) + 16 * largest.lower,
+            per_thread: scratch + 8 * (largest.east + largest.west) + 16 * largest.lower,
             threads,
         };
         let (costs, items) = order.into_iter().unzip();
@@ -407,12 +405,13 @@ impl Join {
 
     /// Glues the halves on the rows `north` and `south` (bit sets of the
     /// quarters' rows) and the columns of `side` that keep off `forbidden`,
-    /// and appends their patterns (of `shape`) to `patterns`.
+    /// and appends their patterns (of `shape`), with the bits `extra` set,
+    /// to `patterns`.
     fn halves(
         &self,
         (north, south): (u32, u32),
         side: Side,
-        (forbidden, shape): ((u64, u64), Shape),
+        (forbidden, shape, extra): ((u64, u64), Shape, u64),
         lower: &mut Vec<(u64, u64)>,
         patterns: &mut Vec<u64>,
     ) {
@@ -431,13 +430,16 @@ impl Join {
             // ones.
             let cell = table.cell(south, columns ^ upper_columns);
             lower.clear();
-            lower.resize(cell.len(), (0, 0));
+            lower.reserve(cell.len());
+            let spare = lower.spare_capacity_mut();
             let mut placed = 0;
             for b in cell {
-                lower[placed] = b.place(n, h, below, c0);
-                placed += usize::from(keeps_off(lower[placed]));
+                let b = b.place(n, h, below, c0);
+                spare[placed].write(b);
+                placed += usize::from(keeps_off(b));
             }
-            lower.truncate(placed);
+            // SAFETY: the first `placed` slots were written just above.
+            unsafe { lower.set_len(placed) };
             if lower.is_empty() {
                 continue;
             }
@@ -452,7 +454,7 @@ impl Join {
                     continue;
                 }
                 for &(b_sum, b_diff) in lower.iter() {
-                    spare[kept].write(shape.pattern((a_sum | b_sum, a_diff | b_diff)));
+                    spare[kept].write(shape.pattern((a_sum | b_sum, a_diff | b_diff)) | extra);
                     kept += usize::from((a_sum & b_sum) | (a_diff & b_diff) == 0);
                 }
             }
@@ -465,12 +467,7 @@ impl Join {
     /// The solutions item `item` stands for.
     fn count_item(&self, item: &Item) -> u64 {
         SCRATCH.with_borrow_mut(|scratch| {
-            let Scratch {
-                east,
-                west,
-                kept,
-                lower,
-            } = scratch;
+            let Scratch { east, west, lower } = scratch;
             let frames = &self.frames[self.groups[item.group as usize].clone()];
             let first = &frames[0];
             let shape = first.shape;
@@ -481,7 +478,7 @@ impl Join {
                 // The item's rows are the east half's. Mirrored left to
                 // right, a west half on rows W is an east half on rows W
                 // with its rising and falling diagonals swapped.
-                let both = (first.forbidden, shape);
+                let both = (first.forbidden, shape, 0);
                 east.clear();
                 self.halves(rows, first.east, both, lower, east);
                 if east.is_empty() {
@@ -497,23 +494,23 @@ impl Join {
             }
             // The item's rows are the west half's, shared by the group's
             // frames (one middle-column queen, the middle-row queens
-            // apart): glued once, keeping off the middle-column queen, and
-            // sifted for each frame's middle-row queen by its pattern bits.
+            // apart): glued once, keeping off the middle-column queen. Each
+            // frame's east halves carry its middle-row queen's pattern
+            // bits, so that a west half on its diagonals meets none of them.
             west.clear();
-            self.halves(rows, first.west, (first.west_forbidden, shape), lower, west);
+            let keep_off = (first.west_forbidden, shape, 0);
+            self.halves(rows, first.west, keep_off, lower, west);
             if west.is_empty() {
                 return 0;
             }
             let mut total = 0;
             for frame in frames {
                 east.clear();
-                self.halves(others, frame.east, (frame.forbidden, shape), lower, east);
-                if east.is_empty() {
-                    continue;
+                let keep_off = (frame.forbidden, shape, frame.middle_row);
+                self.halves(others, frame.east, keep_off, lower, east);
+                if !east.is_empty() {
+                    total += weight * self.counter.count(east, west, shape.bits());
                 }
-                kept.clear();
-                kept.extend(west.iter().filter(|&&p| p & frame.middle_row == 0));
-                total += weight * self.counter.count(east, kept, shape.bits());
             }
             total
         })

@@ -210,6 +210,7 @@ pub struct Join {
     h: usize,
     /// The h×h table (empty below [`SMALLEST_JOINED`]).
     square: QuarterTable,
+    splits: Splits,
     frames: Vec<Frame>,
     /// Runs of frames that share their west half (each a single frame, but
     /// for the off-centre ones of odd n: one per middle-column queen).
@@ -223,9 +224,38 @@ pub struct Join {
     memory: MemoryPlan,
 }
 
+/// The k-subsets of every column set the frames use, listed once: the
+/// column splits a half's glue walks.
+#[derive(Clone, Debug, Default)]
+struct Splits {
+    /// `lists[columns][k]`, empty for the sets no frame uses.
+    lists: Vec<Vec<Vec<u32>>>,
+}
+
+impl Splits {
+    fn new(h: usize, frames: &[Frame]) -> Splits {
+        let mut lists = vec![Vec::new(); 1 << h];
+        for frame in frames {
+            for columns in [frame.east.columns, frame.west.columns] {
+                let slot: &mut Vec<Vec<u32>> = &mut lists[columns as usize];
+                if slot.is_empty() {
+                    *slot = (0..=h as u32).map(|k| subsets(columns, k).collect()).collect();
+                }
+            }
+        }
+        Splits { lists }
+    }
+
+    /// The k-subsets of `columns` (a set some frame uses).
+    fn of(&self, columns: u32, k: u32) -> &[u32] {
+        &self.lists[columns as usize][k as usize]
+    }
+}
+
 /// A join before its table is filled.
 struct Layout {
     sizes: Option<quarter::CellSizes>,
+    splits: Splits,
     frames: Vec<Frame>,
     groups: Vec<Range<usize>>,
     items: Vec<Item>,
@@ -271,6 +301,7 @@ impl Join {
         let threads = rayon::current_num_threads();
         let Layout {
             sizes,
+            splits,
             frames,
             groups,
             items,
@@ -292,6 +323,7 @@ impl Join {
                 Some(sizes) => QuarterTable::from_sizes(&sizes),
                 None => QuarterTable::new(1, 1),
             },
+            splits,
             frames,
             groups,
             items,
@@ -324,6 +356,7 @@ impl Join {
             };
             return Ok(Layout {
                 sizes: None,
+                splits: Splits::default(),
                 frames: Vec::new(),
                 groups: Vec::new(),
                 items: Vec::new(),
@@ -333,6 +366,7 @@ impl Join {
         }
         let sizes = quarter::CellSizes::new(h, h);
         let frames = frames(n, h);
+        let splits = Splits::new(h, &frames);
         let groups = groups(&frames);
         let mut items = Vec::new();
         for (index, group) in groups.iter().enumerate() {
@@ -340,7 +374,10 @@ impl Join {
         }
         let bounds: Vec<Bound> = items
             .par_iter()
-            .map(|item| bound(&sizes, &frames[groups[item.group as usize].clone()], item))
+            .map(|item| {
+                let frames = &frames[groups[item.group as usize].clone()];
+                bound(&sizes, &splits, frames, item)
+            })
             .collect();
         let mut order: Vec<(f32, Item)> = bounds
             .iter()
@@ -364,6 +401,7 @@ impl Join {
         let (costs, items) = order.into_iter().unzip();
         Ok(Layout {
             sizes: Some(sizes),
+            splits,
             frames,
             groups,
             items,
@@ -421,7 +459,7 @@ impl Join {
         let below = n - h; // the south quarters' first row
         let keeps_off = |(sum, diff): (u64, u64)| sum & forbidden.0 == 0 && diff & forbidden.1 == 0;
         let k = north.count_ones();
-        for upper_columns in subsets(columns, k) {
+        for &upper_columns in self.splits.of(columns, k) {
             let upper = table.cell(north, upper_columns);
             if upper.is_empty() {
                 continue;
@@ -519,10 +557,10 @@ impl Join {
 
 /// What `item` of the frames `frames` may glue, from the quarter cells'
 /// sizes.
-fn bound(sizes: &quarter::CellSizes, frames: &[Frame], item: &Item) -> Bound {
+fn bound(sizes: &quarter::CellSizes, splits: &Splits, frames: &[Frame], item: &Item) -> Bound {
     let side = |(north, south): (u32, u32), columns: u32| {
         let (mut glued, mut lower) = (0u64, 0u64);
-        for upper_columns in subsets(columns, north.count_ones()) {
+        for &upper_columns in splits.of(columns, north.count_ones()) {
             let below = u64::from(sizes.cell(south, columns ^ upper_columns));
             glued += u64::from(sizes.cell(north, upper_columns)) * below;
             lower = lower.max(below);

@@ -1,6 +1,7 @@
 //! Criterion benchmarks: the algorithms side by side on the same boards, the
-//! parallel engine's thread scaling and its symmetry modes. The count is
-//! asserted inside every timed call.
+//! parallel engine's thread scaling and its symmetry modes, the join against
+//! it on one thread (`join/<algorithm>/n`) and the join's pair counters
+//! alone (`pairs/<counter>`). The count is asserted inside every timed call.
 //!
 //! `cargo bench` runs everything (about 15 minutes); `cargo bench -- reference`
 //! one group; `cargo bench -- 'bitmask/parallel'` one series. Ids are
@@ -16,7 +17,7 @@ use criterion::{
     criterion_group, criterion_main, BenchmarkGroup, BenchmarkId, Criterion, SamplingMode,
 };
 use nqueens::oeis::known_total;
-use nqueens::{count, Algorithm, Options, Symmetry};
+use nqueens::{count, Algorithm, Options, PairCounter, Symmetry};
 
 fn pool(threads: usize) -> rayon::ThreadPool {
     rayon::ThreadPoolBuilder::new()
@@ -148,5 +149,41 @@ fn symmetry(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, reference, bitmask, threads, symmetry);
+/// The join against the backtracking engine on one thread, either side of
+/// their crossover, and the join's pair counters alone.
+fn join(c: &mut Criterion) {
+    let mut group = c.benchmark_group("join");
+    let one = pool(1);
+    for n in [14, 15, 16] {
+        sampling_for(&mut group, n);
+        for algorithm in [Algorithm::Parallel, Algorithm::Join] {
+            let options = with(algorithm);
+            group.bench_with_input(BenchmarkId::new(algorithm.name(), n), &n, |b, &n| {
+                b.iter(|| one.install(|| count_checked(n, &options)))
+            });
+        }
+    }
+    group.finish();
+    let mut group = c.benchmark_group("pairs");
+    // Sparse 30-bit patterns, as an odd board's halves have.
+    let mut state = 0x9e37_79b9_7f4a_7c15u64;
+    let mut next = || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state & state.rotate_left(23) & ((1 << 30) - 1)
+    };
+    let a: Vec<u64> = (0..600).map(|_| next()).collect();
+    let b: Vec<u64> = (0..3000).map(|_| next()).collect();
+    for counter in [PairCounter::Portable, PairCounter::Avx512] {
+        if counter.available() {
+            group.bench_function(counter.name(), |bench| {
+                bench.iter(|| counter.count(&a, &b, 30))
+            });
+        }
+    }
+    group.finish();
+}
+
+criterion_group!(benches, reference, bitmask, threads, symmetry, join);
 criterion_main!(benches);

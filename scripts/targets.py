@@ -29,7 +29,7 @@ join      the join engine (issue 11): `count N --algo join --threads 1`
           (< 256 MiB) and n = 20 (< 1 GiB, minutes on 2 cores).
 
 crossover where the join overtakes backtracking: both on one thread for
-          n = 12..17, with the AVX-512 paths and with NQUEENS_NO_LANES=1
+          n = 6..17, with the AVX-512 paths and with NQUEENS_NO_LANES=1
           (portable pair counter, scalar kernel); JOIN_FROM in src/lib.rs
           is read off this table.
 
@@ -43,7 +43,8 @@ AVX-512) unless the comparison names `--kernel scalar`.
 Every comparison runs its two commands alternately (a first in odd pairs, b
 first in even ones) and reports the median of the per-pair ratios: this
 machine is shared and noisy, and absolute times drift between runs.
-Every run's count is checked against A000170.
+Every run's count is checked against A000170 (and its unique count, where it
+gives one, against A002562).
 
 Usage: scripts/targets.py SUITE [--runs R] [--peers DIR] [--baseline BINARY]
 """
@@ -58,15 +59,18 @@ import measure
 
 # Checks only: the counts each run must reproduce.
 A000170 = {
-    12: 14200, 13: 73712, 14: 365596, 15: 2279184, 16: 14772512, 17: 95815104,
+    6: 4, 7: 40, 8: 92, 9: 352, 10: 724, 11: 2680, 12: 14200, 13: 73712, 14: 365596, 15: 2279184, 16: 14772512, 17: 95815104,
     18: 666090624, 19: 4968057848, 20: 39029188884,
 }
 
 
 def ours(n):
     def check(out):
-        got = json.loads(out)["total"]
+        report = json.loads(out)
+        got = report["total"]
         assert got == A000170[n], f"nqueens n={n}: {got}"
+        # The unique count, where the count gives one, against A002562.
+        assert report.get("matches_oeis_unique") in (True, None), f"nqueens n={n}: unique"
     return check
 
 
@@ -220,7 +224,7 @@ def crossover(binary, refcount, baseline=None):
     comparisons = []
     for portable in (False, True):
         paths = "NQUEENS_NO_LANES=1 " if portable else ""
-        for n in range(12, 18):
+        for n in range(6, 18):
             comparisons.append(
                 (f"{paths}count {n} --algo join / --algo parallel (1 thread)",
                  "< 1: the join is faster", algo(n, "join", portable), ours(n),
@@ -299,7 +303,8 @@ def main():
 
 Measured by `scripts/targets.py {args.suite} --runs {args.runs}{" --baseline " + args.baseline.name if args.baseline else ""}`. Ratios are
 the median over {args.runs} alternating pairs of (time of the first command) /
-(time of the second); every run's count was checked against A000170.
+(time of the second); every run's count was checked against A000170, and
+its unique count, where it gives one, against A002562.
 
 | comparison (a / b) | median ratio or peak | goal |
 |---|---|---|

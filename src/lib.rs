@@ -107,9 +107,12 @@ pub const MAX_N: usize = 32;
 
 /// The boards (even n, odd n) from which the join counts faster than the
 /// backtracking engine, with the AVX-512 pair counter and lanes, and with
-/// the portable counter and scalar kernels: measured on one thread
-/// (results/*-crossover, scripts/crossover.py).
-pub const JOIN_FROM: ((usize, usize), (usize, usize)) = ((16, 17), (16, 17));
+/// the portable counter and scalar kernels: measured on one thread, whole
+/// processes side by side (`scripts/targets.py crossover`,
+/// results/2026-11-30-vm-crossover: at n = 6 both take about a millisecond
+/// and the join is 1.04× and 1.01× the time; from n = 7 it is faster, 0.11×
+/// at n = 16 with AVX-512).
+pub const JOIN_FROM: ((usize, usize), (usize, usize)) = ((8, 7), (8, 7));
 
 /// The ways to count. The names are the CLI's `--algo` values, the bench ids
 /// and the `algorithm` field of results.

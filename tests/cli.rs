@@ -125,7 +125,10 @@ fn count_reports_its_kernel_and_takes_the_one_asked_for() {
     let json: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
     assert_eq!(json["total"], 724);
     assert_eq!(json["kernel"], "scalar");
-    let fastest = nqueens().args(["count", "10", "--json"]).output().unwrap();
+    let fastest = nqueens()
+        .args(["count", "10", "--json", "--algo", "parallel"])
+        .output()
+        .unwrap();
     let json: serde_json::Value = serde_json::from_slice(&fastest.stdout).unwrap();
     // The child inherits NQUEENS_NO_LANES, which fastest() reads too.
     assert_eq!(json["kernel"], nqueens::Kernel::fastest().name());
@@ -138,12 +141,21 @@ fn count_reports_its_kernel_and_takes_the_one_asked_for() {
 #[test]
 fn the_lanes_can_be_turned_off_where_the_default_kernel_is_chosen() {
     let output = nqueens()
-        .args(["count", "10", "--json"])
+        .args(["count", "10", "--json", "--algo", "parallel"])
         .env("NQUEENS_NO_LANES", "1")
         .output()
         .unwrap();
     let json: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
     assert_eq!(json["kernel"], "scalar");
+    assert_eq!(json["total"], 724);
+    // The join's pair counter too.
+    let output = nqueens()
+        .args(["count", "10", "--json", "--algo", "join"])
+        .env("NQUEENS_NO_LANES", "1")
+        .output()
+        .unwrap();
+    let json: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(json["pair_counter"], "portable");
     assert_eq!(json["total"], 724);
     // A kernel asked for by name is not affected.
     if nqueens::Kernel::Lanes.available() {

@@ -105,10 +105,13 @@ fn count_algo_join_reports_like_the_backtracking_engine() {
 #[test]
 fn without_algo_count_takes_the_faster_engine_and_flags_of_the_search_pick_it() {
     let big = json_of(&["count", "16", "--json"]);
-    let small = json_of(&["count", "10", "--json"]);
+    let small = json_of(&["count", "5", "--json"]);
     let asked = json_of(&["count", "16", "--depth", "3", "--json"]);
     assert_eq!(big["algorithm"], Algorithm::fastest_for(16).name());
-    assert_eq!(small["algorithm"], Algorithm::fastest_for(10).name());
+    assert_eq!(small["algorithm"], Algorithm::fastest_for(5).name());
+    // Below the crossover the join's setup costs more than it saves.
+    assert_eq!(Algorithm::fastest_for(5), Algorithm::Parallel);
+    assert_eq!(Algorithm::fastest_for(16), Algorithm::Join);
     assert_eq!(asked["algorithm"], "parallel");
 }
 
@@ -159,6 +162,44 @@ fn join_flags_are_checked_before_anything_runs() {
         "--algo",
         "no search tree",
     );
+}
+
+#[test]
+fn a_killed_join_resumes_from_its_journal_with_the_same_answer() {
+    let dir = tempfile::tempdir().unwrap();
+    let journal = dir.path().join("n18.journal");
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_nqueens"))
+        .args([
+            "count",
+            "18",
+            "--algo",
+            "join",
+            "--threads",
+            "1",
+            "--checkpoint",
+        ])
+        .arg(&journal)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    while std::fs::read_to_string(&journal).map_or(0, |t| t.lines().count()) <= 2
+        && std::time::Instant::now() < deadline
+    {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let path = journal.to_str().unwrap();
+    let status = json_of(&["status", path, "--json"]);
+    assert!(status["done_items"].as_u64().unwrap() > 0, "{status}");
+    assert_eq!(status["complete"], false, "{status}");
+    assert_eq!(status["fingerprint"]["engine"], "join");
+    let resumed = json_of(&["count", "18", "--checkpoint", path, "--json", "--unique"]);
+    assert_eq!(resumed["algorithm"], "join");
+    assert_eq!(resumed["matches_oeis"], true);
+    assert_eq!(resumed["matches_oeis_unique"], true);
 }
 
 #[test]

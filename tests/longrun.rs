@@ -42,11 +42,12 @@ fn answer(json: &Value) -> (Value, Value, Value) {
     )
 }
 
-/// Starts a count with a journal and kills it (SIGKILL) once the journal
-/// holds a record.
+/// Starts a count by the backtracking engine with a journal and kills it
+/// (SIGKILL) once the journal holds a record.
 fn start_and_kill(n: &str, journal: &Path, threads: &str) {
     let mut child = Process::new(env!("CARGO_BIN_EXE_nqueens"))
-        .args(["count", n, "--threads", threads, "--checkpoint"])
+        .args(["count", n, "--algo", "parallel", "--threads", threads])
+        .arg("--checkpoint")
         .arg(journal)
         .stdout(Stdio::null())
         .stderr(Stdio::null())
@@ -75,6 +76,7 @@ fn a_killed_count_resumes_from_its_journal_on_any_thread_count_with_the_same_ans
     assert!(done > 0, "{status}");
     assert!(!status["complete"].as_bool().unwrap(), "{status}");
 
+    // Resumed without --algo: the journal's engine counts on.
     let resumed = json_of(&[
         "count",
         "17",
@@ -84,6 +86,7 @@ fn a_killed_count_resumes_from_its_journal_on_any_thread_count_with_the_same_ans
         path,
         "--json",
     ]);
+    assert_eq!(resumed["algorithm"], "parallel");
     let plain = json_of(&["count", "17", "--json"]);
     assert_eq!(answer(&resumed), answer(&plain));
     assert_eq!(resumed["matches_oeis"], true);
@@ -252,6 +255,8 @@ fn shards_merge_into_the_whole_count_whatever_threads_ran_them() {
         let file = json_of(&[
             "count",
             "13",
+            "--algo",
+            "parallel",
             "--shard",
             &shard,
             "--threads",

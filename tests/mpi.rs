@@ -30,15 +30,19 @@ fn json(output: &Output) -> Value {
 
 #[test]
 fn three_ranks_count_exactly() {
-    for n in 12..=14 {
-        let output = mpirun(3)
-            .args(["count", &n.to_string(), "--mpi", "--threads", "1", "--json"])
-            .output()
-            .unwrap();
-        let result = json(&output);
-        assert_eq!(result["total"].as_u64(), known_total(n), "n = {n}");
-        assert_eq!(result["unique"].as_u64(), known_unique(n), "n = {n}");
-        assert_eq!(result["threads"], 2, "two workers of one thread");
+    for algo in ["parallel", "join"] {
+        for n in 12..=14 {
+            let output = mpirun(3)
+                .args(["count", &n.to_string(), "--mpi", "--threads", "1", "--json"])
+                .args(["--algo", algo])
+                .output()
+                .unwrap();
+            let result = json(&output);
+            assert_eq!(result["total"].as_u64(), known_total(n), "{algo} n = {n}");
+            assert_eq!(result["unique"].as_u64(), known_unique(n), "{algo} n = {n}");
+            assert_eq!(result["algorithm"], algo);
+            assert_eq!(result["threads"], 2, "two workers of one thread");
+        }
     }
 }
 
@@ -47,7 +51,16 @@ fn a_killed_mpi_job_resumes_from_its_journal() {
     let dir = tempfile::tempdir().unwrap();
     let journal = dir.path().join("mpi.journal");
     let mut job = mpirun(3)
-        .args(["count", "17", "--mpi", "--threads", "1", "--checkpoint"])
+        .args([
+            "count",
+            "17",
+            "--mpi",
+            "--threads",
+            "1",
+            "--algo",
+            "parallel",
+        ])
+        .arg("--checkpoint")
         .arg(&journal)
         .stdout(Stdio::null())
         .stderr(Stdio::null())

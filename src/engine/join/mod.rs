@@ -239,7 +239,9 @@ impl Splits {
             for columns in [frame.east.columns, frame.west.columns] {
                 let slot: &mut Vec<Vec<u32>> = &mut lists[columns as usize];
                 if slot.is_empty() {
-                    *slot = (0..=h as u32).map(|k| subsets(columns, k).collect()).collect();
+                    *slot = (0..=h as u32)
+                        .map(|k| subsets(columns, k).collect())
+                        .collect();
                 }
             }
         }

@@ -1,5 +1,5 @@
-//! The join engine (work in progress, issue 11): counting by joining
-//! half-boards instead of backtracking row by row (../shared/JOIN.md).
+//! The join engine: counting by joining half-boards instead of
+//! backtracking row by row (../shared/JOIN.md).
 //!
 //! For a board n = 2h (or 2h + 1, see below), every solution has h queens
 //! in the east columns `0..h`; the set E of their rows is the work item.
@@ -21,10 +21,16 @@
 //! attack). The 8 symmetries of the square move such pairs freely, (a, b)
 //! to (-b, a) and (b, a) and their products: one (a, b) per orbit is
 //! joined, over the other rows and columns with Q1's and Q2's diagonals
-//! forbidden, and counted 8 times.
+//! forbidden, and counted 8 times. The canonical pairs sharing a Q2 form a
+//! group: their west halves are the same, glued once (keeping off Q2), and
+//! each frame's east halves carry Q1's diagonals as pattern bits, so that
+//! west halves on them pair with none.
 //!
-//! Work items are (frame, E), ordered by estimated cost, largest first;
-//! they depend on n alone. The last item counts the solutions the rotations
+//! Work items are (group, rows of the half glued once: E for the mirror
+//! frames, W for the others), ordered by estimated cost (the quarter
+//! pairs their glue may try, and the pairs of halves), largest first; they
+//! depend on n alone. Glued candidates are written and kept without a
+//! branch, into per-thread scratch kept from item to item. The last item counts the solutions the rotations
 //! fix ([`burnside`]), which with the total give the unique solutions and
 //! the classes. Boards below 4 are counted by enumeration in one item: the
 //! join needs two rows per half.
@@ -40,9 +46,8 @@ pub mod burnside;
 pub mod pairs;
 pub mod quarter;
 
-use std::ops::Range;
-
 use std::cell::RefCell;
+use std::ops::Range;
 
 use rayon::prelude::*;
 

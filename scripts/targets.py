@@ -33,6 +33,11 @@ crossover where the join overtakes backtracking: both on one thread for
           (portable pair counter, scalar kernel); JOIN_FROM in src/lib.rs
           is read off this table.
 
+public    the join against the fastest public CPU counter,
+          EvgenyKluev/N-Queens-Count-Sol, on one thread at n = 16, 17, 18
+          (built by scripts/build-public-join.sh into --public DIR): target
+          < 1 at each.
+
 longrun   the journal's cost: `count 17 --threads 2 --checkpoint FILE` (a new
           journal every run) against the same count without one, target
           <= 1.01; the same for `count 16 --depth 7` (48,000 work items).
@@ -46,7 +51,7 @@ machine is shared and noisy, and absolute times drift between runs.
 Every run's count is checked against A000170 (and its unique count, where it
 gives one, against A002562).
 
-Usage: scripts/targets.py SUITE [--runs R] [--peers DIR] [--baseline BINARY]
+Usage: scripts/targets.py SUITE [--runs R] [--peers DIR] [--baseline BINARY] [--public DIR]
 """
 
 import argparse
@@ -216,6 +221,24 @@ def join(binary, refcount, baseline=None):
     return comparisons, memory
 
 
+def public_join(public):
+    def suite(binary, refcount, baseline=None):
+        def check(n):
+            def parse(out):
+                got = int(out.split("Result:")[1].split()[0])
+                assert got == A000170[n], f"public join n={n}: {got}"
+            return parse
+
+        comparisons = [
+            (f"count {n} --algo join --threads 1 / public join {n} (1 thread)", "< 1",
+             count(binary, n, "--algo", "join", "--threads", "1"), ours(n),
+             [str(public / f"nq{n}"), "1"], check(n))
+            for n in (16, 17, 18)
+        ]
+        return comparisons, []
+    return suite
+
+
 def crossover(binary, refcount, baseline=None):
     def algo(n, name, portable):
         env = ["env", "NQUEENS_NO_LANES=1"] if portable else []
@@ -239,6 +262,7 @@ SUITES = {
     "longrun": longrun,
     "join": join,
     "crossover": crossover,
+    "public": None,  # needs --public
 }
 
 
@@ -257,9 +281,19 @@ def main():
         type=Path,
         help="an older nqueens binary to compare with (layers suite)",
     )
+    parser.add_argument(
+        "--public",
+        type=Path,
+        help="folder of the public join's binaries nq16..nq18 (public suite; "
+        "scripts/build-public-join.sh makes them)",
+    )
     args = parser.parse_args()
     if args.runs < 1:
         sys.exit("error: --runs must be at least 1")
+    if args.suite == "public":
+        if not args.public:
+            sys.exit("error: the public suite needs --public DIR")
+        SUITES["public"] = public_join(args.public.resolve())
 
     measure.build_release()
     info = measure.machine()  # now, while the tree is the one just built

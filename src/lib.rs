@@ -270,7 +270,7 @@ pub enum Error {
     /// The join's quarter tables would be too large to index.
     #[error(
         "the join counts boards up to n = {largest} (its quarter table for n = {n} would hold \
-         more than 2^32 placements, over 32 GiB); use --algo parallel"
+         more than 2^32 placements: 6.4e9, 48 GiB, at n = 26); use --algo parallel"
     )]
     JoinTooLarge {
         /// The board size.
@@ -348,12 +348,13 @@ pub struct Count {
     /// Threads in the pool it ran on (1 for the serial algorithms).
     pub threads: usize,
     /// Rows placed in each subproblem (0 for the serial algorithms: the whole
-    /// tree is one subproblem).
+    /// tree is one subproblem); for the join, the side h of its quarters.
     pub depth: usize,
     /// The kernel that counted the subproblems (`None` for the serial
     /// algorithms).
     pub kernel: Option<Kernel>,
-    /// How many independent subproblems were counted.
+    /// How many independent subproblems were counted (for the join: its
+    /// pair items, one per group of frames and row set).
     pub subproblems: usize,
     /// How many work items they were grouped into (1 for the serial
     /// algorithms).

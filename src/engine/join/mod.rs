@@ -65,8 +65,9 @@ pub const FORMAT: u32 = 2;
 /// enumerated.
 pub const SMALLEST_JOINED: usize = 4;
 
-/// The largest quarter the tables index (their offsets are `u32`): 12×13,
-/// for n = 25. Larger boards are refused.
+/// The largest quarter the table indexes (its offsets are `u32`): 12×12,
+/// for n = 24 and 25. Larger boards are refused (the 13×13 table holds
+/// 6.4 × 10⁹ placements).
 pub const LARGEST_QUARTER: usize = 12;
 
 /// The columns of one half: where its quarters stand, and which of their

@@ -1,9 +1,11 @@
 //! The quarter table: every non-attacking placement of queens in an h×w
 //! rectangle (h rows, w columns, at most one queen per row and per column),
 //! grouped into cells by (row set, column set). The four quarters of a
-//! 2h×2h board are translations of the same h×h square, so one table serves
-//! all four; an odd board's west quarters, which take the middle column
-//! too, are h×(h+1).
+//! 2h×2h board (and of a (2h+1)×(2h+1) one, the middle row and column
+//! apart) are translations of the same h×h square, so one table serves all
+//! four. Rectangles other than squares are built and tested but not joined
+//! today (a frame per middle-row queen, with the middle column in h×(h+1)
+//! west quarters, glued 1.6× the halves of the (Q1, Q2) frames at n = 17).
 //!
 //! An entry is its two diagonal masks in the rectangle's own coordinates:
 //! the rising diagonals `r + c` and the falling ones `r - c + w - 1`, each

@@ -7,7 +7,11 @@ Writes results/<date>-<host>-estimate/{estimates.csv,README.md}: the error
 of the node estimate and of the time estimate for every n, and their
 medians (target: median time error within 25%).
 
-Usage: scripts/estimate-check.py [--from 12] [--to 18]
+With --join: the join's forecast instead, `nqueens estimate N --algo join`
+(256 of its work items timed on one thread, carried over by estimated cost)
+against `nqueens count N --algo join`; results/<date>-<host>-estimate-join/.
+
+Usage: scripts/estimate-check.py [--from 12] [--to 18] [--join]
 """
 
 import argparse
@@ -21,14 +25,71 @@ A000170 = {12: 14200, 13: 73712, 14: 365596, 15: 2279184, 16: 14772512,
            17: 95815104, 18: 666090624, 19: 4968057848}
 
 
+def join_check(args, info, binary):
+    rows = []
+    for n in range(args.first, args.last + 1):
+        est = json.loads(subprocess.run(
+            [binary, "estimate", str(n), "--algo", "join", "--json"],
+            capture_output=True, text=True, check=True).stdout)
+        out = json.loads(subprocess.run([binary, "count", str(n), "--algo", "join", "--json"],
+                                        capture_output=True, text=True, check=True).stdout)
+        wall = out["elapsed_s"]
+        assert out["total"] == A000170[n], f"count {n}: {out['total']}"
+        error = (est["estimated_s"] - wall) / wall
+        rows.append((n, est, wall, error))
+        print(f"n = {n}: {est['estimated_s']:.3f} s vs {wall:.3f} s ({100 * error:+.1f}%)", flush=True)
+    out = measure.results_dir("estimate-join")
+    measure.write_atomically(
+        out / "estimates.csv",
+        "n,threads,items,sampled_items,sampled_s,estimated_s,estimated_low_s,estimated_high_s,"
+        "measured_s,time_error,total\n"
+        + "".join(f"{n},{e['threads']},{e['items']},{e['sampled_items']},{e['sampled_s']:.4f},"
+                  f"{e['estimated_s']:.4f},{e['estimated_low_s']:.4f},{e['estimated_high_s']:.4f},"
+                  f"{w:.4f},{te:.4f},{A000170[n]}\n"
+                  for n, e, w, te in rows))
+    median = statistics.median(abs(r[3]) for r in rows)
+    table = "\n".join(
+        f"| {n} | {e['sampled_items']} of {e['items']} | {e['estimated_s']:.3f} "
+        f"({e['estimated_low_s']:.3f}..{e['estimated_high_s']:.3f}) | {w:.3f} | {100 * te:+.1f}% |"
+        for n, e, w, te in rows)
+    readme = f"""# The join's forecast against its counts
+
+Measured by `scripts/estimate-check.py --join --from {args.first} --to {args.last}`: for each n,
+`nqueens estimate N --algo join --json` (a sample of the join's work items
+timed on one thread, spread over their order by estimated cost, carried over
+to all items by cost; two standard errors either side) against the wall time
+`nqueens count N --algo join --json` reports, on the default threads. Every
+count was checked against A000170.
+
+Median time error: {100 * median:.1f}%.
+
+| n | items timed | estimated s (range) | measured s | error |
+|---|---|---|---|---|
+{table}
+
+Raw figures: `estimates.csv`.
+
+## Machine and build
+
+| | |
+|---|---|
+{measure.machine_table(info)}
+"""
+    measure.write_atomically(out / "README.md", readme)
+    print(readme)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--from", dest="first", type=int, default=12)
     parser.add_argument("--to", dest="last", type=int, default=18)
+    parser.add_argument("--join", action="store_true", help="check the join's forecast")
     args = parser.parse_args()
     measure.build_release()
     info = measure.machine()
     binary = str(measure.BINARY)
+    if args.join:
+        return join_check(args, info, binary)
     rows = []
     for n in range(args.first, args.last + 1):
         est = json.loads(subprocess.run(

@@ -116,6 +116,31 @@ fn without_algo_count_takes_the_faster_engine_and_flags_of_the_search_pick_it() 
 }
 
 #[test]
+fn estimate_times_a_sample_of_the_joins_items() {
+    let e = json_of(&[
+        "estimate",
+        "15",
+        "--algo",
+        "join",
+        "--threads",
+        "1",
+        "--json",
+    ]);
+    assert_eq!(e["algorithm"], "join");
+    let (sampled, items) = (
+        e["sampled_items"].as_u64().unwrap(),
+        e["items"].as_u64().unwrap(),
+    );
+    assert!(0 < sampled && sampled <= items, "{e}");
+    let (low, mid, high) = (
+        e["estimated_low_s"].as_f64().unwrap(),
+        e["estimated_s"].as_f64().unwrap(),
+        e["estimated_high_s"].as_f64().unwrap(),
+    );
+    assert!(0.0 < mid && low <= mid && mid <= high, "{e}");
+}
+
+#[test]
 fn join_flags_are_checked_before_anything_runs() {
     let fails = |args: &[&str], flag: &str, rule: &str| {
         let output = nqueens().args(args).output().unwrap();
@@ -158,7 +183,7 @@ fn join_flags_are_checked_before_anything_runs() {
     );
     fails(&["count", "26", "--algo", "join"], "--algo", "up to n = 25");
     fails(
-        &["estimate", "18", "--algo", "join"],
+        &["estimate", "12", "--algo", "join", "--exact"],
         "--algo",
         "no search tree",
     );

@@ -56,8 +56,8 @@ pub fn announce(
         "this count"
     };
     eprintln!(
-        "estimate: {what} (n = {n}, {:.2e} nodes in all) should take about {} on {} thread(s), between {} and {}",
-        estimate.nodes,
+        "estimate: {what} (n = {n}, {}) should take about {} on {} thread(s), between {} and {}",
+        estimate.size,
         estimate::duration(seconds),
         estimate.threads,
         estimate::duration(estimate.estimated_low_s * share),

@@ -1,7 +1,8 @@
 //! How work items run, over any [`Engine`](crate::engine::Engine)'s items:
 //! on the current rayon [pool]; recorded in a crash-safe [journal] as they
 //! finish, so that a count resumes where it stopped; cut into [shard]s that
-//! run anywhere and are summed by [merge].
+//! run anywhere and are summed by [merge]; forecast from a timed
+//! [sample].
 //!
 //! Nothing here knows how an item is counted.
 
@@ -10,6 +11,7 @@ pub mod merge;
 #[cfg(feature = "mpi")]
 pub mod mpi;
 pub mod pool;
+pub mod sample;
 pub mod shard;
 
 /// What a long count is doing, for a progress display.

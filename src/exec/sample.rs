@@ -1,0 +1,88 @@
+//! Forecasting a count by timing a sample of its work items: items spread
+//! evenly over the engine's order (the join's is by estimated cost, so the
+//! sample is stratified by cost), each counted alone on the calling thread,
+//! and the seconds per unit of estimated cost carried over to every item.
+//!
+//! It serves engines without a search tree to probe (the join); it costs
+//! about `samples / items` of the count.
+
+use std::time::Instant;
+
+use crate::engine::Engine;
+
+/// A forecast from a timed sample of items.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Sampled {
+    /// Items in all.
+    pub items: usize,
+    /// Items in the sample.
+    pub sampled: usize,
+    /// Seconds the sample took.
+    pub sampled_s: f64,
+    /// The items' estimated cost, in all.
+    pub total_cost: f64,
+    /// Seconds every item should take on one thread.
+    pub seconds: f64,
+    /// The standard error of `seconds`, relative to it.
+    pub relative_error: f64,
+}
+
+/// Times `samples` items of `engine` (fewer if it has fewer), spread over
+/// its order, and forecasts the seconds all of them take on one thread:
+/// each sampled item stands for the items around it, at its seconds per
+/// unit of cost.
+pub fn time_by_cost(engine: &dyn Engine, samples: usize) -> Sampled {
+    let items = engine.items();
+    let costs: Vec<f64> = (0..items).map(|i| engine.cost(i).max(1e-9)).collect();
+    let total_cost: f64 = costs.iter().sum();
+    let sampled = samples.clamp(1, items.max(1)).min(items);
+    let mut seconds = 0.0;
+    let mut sampled_s = 0.0;
+    let mut paces = Vec::with_capacity(sampled);
+    for k in 0..sampled {
+        // Stratum k: items [k·items/sampled, (k+1)·items/sampled), sampled
+        // at its middle.
+        let (start, end) = (k * items / sampled, (k + 1) * items / sampled);
+        let item = (start + end) / 2;
+        let clock = Instant::now();
+        std::hint::black_box(engine.count(item..item + 1));
+        let took = clock.elapsed().as_secs_f64();
+        sampled_s += took;
+        let pace = took / costs[item];
+        seconds += pace * costs[start..end].iter().sum::<f64>();
+        paces.push(pace);
+    }
+    let mean = paces.iter().sum::<f64>() / paces.len().max(1) as f64;
+    let variance =
+        paces.iter().map(|p| (p - mean).powi(2)).sum::<f64>() / (paces.len().max(2) - 1) as f64;
+    let relative_error = if mean > 0.0 {
+        variance.sqrt() / mean / (paces.len() as f64).sqrt()
+    } else {
+        0.0
+    };
+    Sampled {
+        items,
+        sampled,
+        sampled_s,
+        total_cost,
+        seconds,
+        relative_error,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::join::{pairs::PairCounter, Join};
+
+    #[test]
+    fn a_forecast_of_every_item_is_the_time_they_take() {
+        let engine = Join::new(12, PairCounter::fastest(), u64::MAX).unwrap();
+        let all = time_by_cost(&engine, usize::MAX);
+        assert_eq!(all.sampled, engine.items());
+        assert!((all.seconds - all.sampled_s).abs() <= 1e-9 * all.seconds.max(1.0));
+        let some = time_by_cost(&engine, 16);
+        assert_eq!(some.sampled, 16);
+        assert!(some.seconds > 0.0 && some.relative_error.is_finite());
+    }
+}

@@ -105,9 +105,11 @@ def main():
                     out += [f"![{svg}]({name}/{svg})", ""]
         elif (folder / "estimates.csv").exists():
             median = next(line for line in (folder / "README.md").read_text().splitlines()
-                          if line.startswith("Median error"))
-            out += [f"## {name}", "", f"`nqueens estimate` against exact nodes and measured times: "
-                    f"{median} ([table]({name}/README.md)).", ""]
+                          if line.startswith("Median"))
+            what = ("`nqueens estimate --algo join` against measured times"
+                    if name.endswith("-join") else
+                    "`nqueens estimate` against exact nodes and measured times")
+            out += [f"## {name}", "", f"{what}: {median} ([table]({name}/README.md)).", ""]
         elif (folder / "verify.txt").exists():
             last = (folder / "verify.txt").read_text().strip().splitlines()[-1]
             out += [f"## {name}", "", f"`nqueens verify --unique`: {last} ([table]({name}/README.md)).", ""]

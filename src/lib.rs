@@ -27,8 +27,10 @@
 //!
 //! The crate is a few rooms, each importing only from the ones below it:
 //!
-//! - [`exec`]: how work items run: the rayon [pool](exec::pool) today (the
-//!   journal, shards and MPI next), over any engine.
+//! - [`exec`]: how work items run, over any engine: on the rayon
+//!   [pool](exec::pool), recorded in a [journal](exec::journal), cut into
+//!   [shards](exec::shard), over MPI, or [sampled](exec::sample) for a
+//!   forecast.
 //! - [`engine`]: what a work item is and how to count one, behind the small
 //!   [`Engine`] trait (a fingerprint, a number of items with stable indices,
 //!   a cost per item, a count of a range of items). The
@@ -38,7 +40,10 @@
 //!   board's [symmetries](engine::backtrack::symmetry)), grouped into
 //!   items, and counts them with a [kernel](engine::backtrack::kernel): the
 //!   scalar bitmask search or, where the CPU has AVX-512, the lanes, sixteen
-//!   subtrees at once.
+//!   subtrees at once. The [join](engine::join) glues half-boards from
+//!   quarter-board tables and counts compatible east/west pairs bit-sliced
+//!   (AVX-512 where the CPU has it); its unique count comes from Burnside's
+//!   lemma. [`Algorithm::fastest_for`] picks between them.
 //! - [`reduce`]: the one [`Tally`] every item returns, summed without
 //!   overflow.
 //! - [`reference`](mod@reference): the textbook solvers, as test oracles

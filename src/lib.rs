@@ -555,7 +555,7 @@ impl Engine for AnyEngine {
 
 /// The classes a whole count's tally gives for its engine: counted
 /// (backtracking, full symmetry) or by Burnside's lemma (the join, when
-/// the tally holds its last item); `None` otherwise.
+/// the tally holds its first item); `None` otherwise.
 ///
 /// # Errors
 /// [`Error::Burnside`] if the join's counts do not fall into orbits.

@@ -128,7 +128,7 @@ pub struct Tally {
     /// Completions counted once per orbit (full symmetry).
     pub classes: Classes,
     /// The solutions fixed by the rotations, where the items counted them
-    /// (the join's last item does); absent elsewhere.
+    /// (the join's first item does); absent elsewhere.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fixed: Option<Fixed>,
 }

@@ -30,10 +30,11 @@
 //! frames, W for the others), ordered by estimated cost (the quarter
 //! pairs their glue may try, and the pairs of halves), largest first; they
 //! depend on n alone. Glued candidates are written and kept without a
-//! branch, into per-thread scratch kept from item to item. The last item counts the solutions the rotations
-//! fix ([`burnside`]), which with the total give the unique solutions and
-//! the classes. Boards below 4 are counted by enumeration in one item: the
-//! join needs two rows per half.
+//! branch, into per-thread scratch kept from item to item. The first item
+//! (index 0, run first, beside the others) counts the solutions the
+//! rotations fix ([`burnside`]), which with the total give the unique
+//! solutions and the classes. Boards below 4 are counted by enumeration in
+//! that item: the join needs two rows per half.
 //!
 //! Memory is planned before anything is allocated ([`Join::plan`]): the
 //! quarter tables, the items, and per thread the largest half lists an item
@@ -61,7 +62,7 @@ use crate::{Error, Symmetry};
 
 /// The version of the join's work items: bumped whenever the frames, the
 /// items or their order change.
-pub const FORMAT: u32 = 3;
+pub const FORMAT: u32 = 4;
 
 /// The smallest board the join counts by joining; smaller ones are
 /// enumerated.
@@ -230,9 +231,10 @@ pub struct Join {
     /// Runs of frames that share their west half (each a single frame, but
     /// for the off-centre ones of odd n: one per middle-column queen).
     groups: Vec<Range<usize>>,
-    /// The pair items, largest estimated cost first; the last work item
-    /// (index `items.len()`) counts what the rotations fix, and below
-    /// [`SMALLEST_JOINED`] the whole board too.
+    /// The pair items, largest estimated cost first, as work items
+    /// 1..=len; work item 0 counts what the rotations fix (and below
+    /// [`SMALLEST_JOINED`] the whole board): first, so that its searches
+    /// (36 ms at n = 18) run beside the pairs rather than after them.
     items: Vec<Item>,
     costs: Vec<f32>,
     counter: PairCounter,
@@ -444,8 +446,11 @@ impl Join {
     /// As [`Join::plan`].
     pub fn costs(n: usize) -> Result<Vec<f64>, Error> {
         let costs = Self::layout(n, 1)?.costs;
-        let last = costs.last().map_or(1.0, |&c| f64::from(c));
-        Ok(costs.into_iter().map(f64::from).chain([last]).collect())
+        let first = costs.last().map_or(1.0, |&c| f64::from(c));
+        Ok([first]
+            .into_iter()
+            .chain(costs.into_iter().map(f64::from))
+            .collect())
     }
 
     /// The board size.
@@ -900,17 +905,19 @@ impl Engine for Join {
     }
 
     fn cost(&self, item: usize) -> f64 {
-        // The last item's searches cost next to nothing.
-        self.costs
-            .get(item)
-            .or(self.costs.last())
-            .map_or(1.0, |&c| f64::from(c))
+        // The first item's searches cost about as little as the least
+        // pair item.
+        let cost = match item {
+            0 => self.costs.last(),
+            _ => self.costs.get(item - 1),
+        };
+        cost.map_or(1.0, |&c| f64::from(c))
     }
 
     fn count(&self, items: Range<usize>) -> Tally {
         let mut tally = Tally::default();
         for index in items {
-            match self.items.get(index) {
+            match index.checked_sub(1).and_then(|i| self.items.get(i)) {
                 Some(item) => tally.weighted += u128::from(self.count_item(item)),
                 None => {
                     if self.n < SMALLEST_JOINED {

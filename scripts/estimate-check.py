@@ -69,12 +69,7 @@ Median time error: {100 * median:.1f}%.
 
 Raw figures: `estimates.csv`.
 
-## Machine and build
-
-| | |
-|---|---|
-{measure.machine_table(info)}
-"""
+{measure.machine_section(info)}"""
     measure.write_atomically(out / "README.md", readme)
     print(readme)
 
@@ -142,12 +137,7 @@ Median error: nodes {100 * median_nodes:.1f}%, time {100 * median_time:.1f}% (ta
 
 Raw figures: `estimates.csv`.
 
-## Machine and build
-
-| | |
-|---|---|
-{measure.machine_table(info)}
-"""
+{measure.machine_section(info)}"""
     measure.write_atomically(out / "README.md", readme)
     print(readme)
 

@@ -149,3 +149,8 @@ def write_atomically(path, text):
 
 def machine_table(info):
     return "\n".join(f"| {k} | {v} |" for k, v in info.items())
+
+
+def machine_section(info):
+    """The README section every result ends with: what measured it."""
+    return f"## Machine and build\n\n| | |\n|---|---|\n{machine_table(info)}\n"

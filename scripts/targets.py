@@ -354,12 +354,7 @@ its unique count, where it gives one, against A002562.
 
 Raw pairs: `pairs.csv`{"; peak memory: `memory.csv`" if peaks else ""}.
 
-## Machine and build
-
-| | |
-|---|---|
-{measure.machine_table(info)}
-"""
+{measure.machine_section(info)}"""
     measure.write_atomically(out / "README.md", readme)
     print(readme)
 

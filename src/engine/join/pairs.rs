@@ -6,9 +6,10 @@
 //! 32 ANDs of those words, precomputed. A pattern a is then compared with
 //! a whole block by one AND per chunk in which a has a bit, and a popcount:
 //! about 13 instructions for 64 pairs with 62-bit patterns, where the plain
-//! loop spends 2 or 3 per pair. [`count_disjoint`] runs the same with 512
-//! patterns to a block in AVX-512 registers (and `vpopcntq`) where the CPU
-//! has them: about 0.03 instructions a pair.
+//! loop spends 2 or 3 per pair. [`PairCounter::Avx512`] runs the same
+//! with 512 patterns to a block in AVX-512 registers (and `vpopcntq`)
+//! where the CPU has them: about 0.03 instructions a pair.
+//! [`PairCounter::fastest`] chooses at run time.
 
 /// Bits per chunk of the precomputed ANDs.
 const CHUNK: usize = 5;
@@ -109,12 +110,6 @@ impl std::fmt::Display for PairCounter {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.name())
     }
-}
-
-/// The pairs of `a` and `b` with no common bit, among patterns of `bits`
-/// bits, by the fastest counter this CPU runs.
-pub fn count_disjoint(a: &[u64], b: &[u64], bits: usize) -> u64 {
-    PairCounter::fastest().count(a, b, bits)
 }
 
 /// Whether this CPU counts pairs in AVX-512 registers.

@@ -36,7 +36,7 @@ impl Quarter {
 /// Every placement of the h×w rectangle, by cell.
 #[derive(Clone, Debug)]
 pub struct QuarterTable {
-    h: usize,
+    /// The rectangle's width: cells are indexed by columns in its low bits.
     w: usize,
     /// `starts[cell]..starts[cell + 1]` are the cell's entries, the cell
     /// being `rows << w | columns`.
@@ -121,22 +121,7 @@ impl QuarterTable {
                 next[cell] += 1;
             },
         );
-        QuarterTable {
-            h,
-            w,
-            starts,
-            entries,
-        }
-    }
-
-    /// The rectangle's rows.
-    pub fn height(&self) -> usize {
-        self.h
-    }
-
-    /// The rectangle's columns.
-    pub fn width(&self) -> usize {
-        self.w
+        QuarterTable { w, starts, entries }
     }
 
     /// The placements with queens on exactly the rows `rows` and the
@@ -154,11 +139,6 @@ impl QuarterTable {
     /// Whether the table is empty (it never is: the empty placement).
     pub fn is_empty(&self) -> bool {
         self.entries.is_empty()
-    }
-
-    /// The bytes the table takes.
-    pub fn bytes(&self) -> usize {
-        self.entries.len() * std::mem::size_of::<Quarter>() + self.starts.len() * 4
     }
 }
 

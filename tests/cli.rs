@@ -1,32 +1,10 @@
 //! The `nqueens` command end to end: outputs, JSON shape, exit codes and the
 //! message of every bad input.
 
-use assert_cmd::Command;
+mod common;
+
+use common::{nqueens, rejects};
 use predicates::prelude::*;
-
-fn nqueens() -> Command {
-    Command::cargo_bin("nqueens").unwrap()
-}
-
-/// Runs a bad command line and checks it fails with status 2, prints nothing
-/// on stdout, and says one thing on stderr: which flag, and what it accepts.
-fn rejects(args: &[&str], flag: &str, rule: &str) {
-    let output = nqueens().args(args).output().unwrap();
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert_eq!(output.status.code(), Some(2), "{args:?}: {stderr}");
-    assert!(output.stdout.is_empty(), "{args:?} printed to stdout");
-    assert!(stderr.starts_with("error: "), "{args:?}: {stderr}");
-    assert_eq!(stderr.matches("error:").count(), 1, "{args:?}: {stderr}");
-    assert!(
-        stderr.contains(flag),
-        "{args:?} should name {flag}: {stderr}"
-    );
-    assert!(
-        stderr.contains(rule),
-        "{args:?} should say {rule}: {stderr}"
-    );
-    assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
-}
 
 #[test]
 fn solve_four_prints_the_two_classic_boards() {

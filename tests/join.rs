@@ -2,24 +2,12 @@
 //! command line: the same report, long runs (journal, shards, merge), and
 //! its memory planning.
 
-use assert_cmd::Command;
 use nqueens::oeis::{known_total, known_unique};
 use nqueens::{count, Algorithm, Engine, Join, Options, PairCounter};
-use serde_json::Value;
 
-fn nqueens() -> Command {
-    Command::cargo_bin("nqueens").unwrap()
-}
+mod common;
 
-fn json_of(args: &[&str]) -> Value {
-    let output = nqueens().args(args).output().unwrap();
-    assert!(
-        output.status.success(),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    serde_json::from_slice(&output.stdout).unwrap()
-}
+use common::{json_of, nqueens, rejects};
 
 fn join() -> Options {
     Options {
@@ -142,47 +130,38 @@ fn estimate_times_a_sample_of_the_joins_items() {
 
 #[test]
 fn join_flags_are_checked_before_anything_runs() {
-    let fails = |args: &[&str], flag: &str, rule: &str| {
-        let output = nqueens().args(args).output().unwrap();
-        let stderr = String::from_utf8_lossy(&output.stderr).to_string();
-        assert_eq!(output.status.code(), Some(2), "{args:?}: {stderr}");
-        assert!(output.stdout.is_empty());
-        assert_eq!(stderr.matches("error:").count(), 1, "{stderr}");
-        assert!(stderr.contains(flag) && stderr.contains(rule), "{stderr}");
-        assert!(!stderr.contains("panicked"), "{stderr}");
-    };
-    fails(
+    rejects(
         &["count", "12", "--algo", "join", "--depth", "3"],
         "--depth",
         "only to --algo parallel",
     );
-    fails(
+    rejects(
         &["count", "12", "--algo", "join", "--kernel", "scalar"],
         "--kernel",
         "only to --algo parallel",
     );
-    fails(
+    rejects(
         &["count", "12", "--max-memory", "1G", "--algo", "parallel"],
         "--max-memory",
         "only to --algo join",
     );
-    fails(
+    rejects(
         &["count", "12", "--max-memory", "12"],
         "--max-memory",
         "at least 1M",
     );
-    fails(
+    rejects(
         &["count", "12", "--max-memory", "lots"],
         "--max-memory",
         "512M",
     );
-    fails(
+    rejects(
         &["count", "18", "--algo", "join", "--max-memory", "1M"],
         "--max-memory",
         "needs",
     );
-    fails(&["count", "26", "--algo", "join"], "--algo", "up to n = 25");
-    fails(
+    rejects(&["count", "26", "--algo", "join"], "--algo", "up to n = 25");
+    rejects(
         &["estimate", "12", "--algo", "join", "--exact"],
         "--algo",
         "no search tree",

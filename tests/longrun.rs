@@ -6,22 +6,11 @@ use std::path::Path;
 use std::process::{Command as Process, Stdio};
 use std::time::{Duration, Instant};
 
-use assert_cmd::Command;
 use serde_json::Value;
 
-fn nqueens() -> Command {
-    Command::cargo_bin("nqueens").unwrap()
-}
+mod common;
 
-fn json_of(args: &[&str]) -> Value {
-    let output = nqueens().args(args).output().unwrap();
-    assert!(
-        output.status.success(),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    serde_json::from_slice(&output.stdout).unwrap()
-}
+use common::{json_of, nqueens};
 
 /// Runs a command that must fail with `status`; returns its stderr.
 fn fails(args: &[&str], status: i32) -> String {

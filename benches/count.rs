@@ -108,7 +108,7 @@ fn bench_parallel(
 ) {
     let id = BenchmarkId::new(format!("parallel-{threads}t"), n);
     group.bench_with_input(id, &n, |b, &n| {
-        b.iter(|| pool.install(|| count_checked(n, &Options::default())))
+        b.iter(|| pool.install(|| count_checked(n, &with(Algorithm::Parallel))))
     });
 }
 
@@ -124,7 +124,7 @@ fn threads(c: &mut Criterion) {
     for t in counts {
         let pool = pool(t);
         group.bench_with_input(BenchmarkId::new("parallel", t), &15, |b, &n| {
-            b.iter(|| pool.install(|| count_checked(n, &Options::default())))
+            b.iter(|| pool.install(|| count_checked(n, &with(Algorithm::Parallel))))
         });
     }
     group.finish();
@@ -139,7 +139,7 @@ fn symmetry(c: &mut Criterion) {
         for symmetry in [Symmetry::None, Symmetry::Mirror, Symmetry::Full] {
             let options = Options {
                 symmetry,
-                ..Options::default()
+                ..with(Algorithm::Parallel)
             };
             group.bench_with_input(BenchmarkId::new(symmetry.name(), n), &n, |b, &n| {
                 b.iter(|| one.install(|| count_checked(n, &options)))

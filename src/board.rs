@@ -3,7 +3,7 @@
 
 use std::fmt;
 
-use crate::MAX_N;
+use crate::problem::MAX_N;
 
 /// One placement of n queens, one per row: `columns()[r]` is the column of the
 /// queen in row `r` (0-based, column 0 on the left).

@@ -9,9 +9,10 @@
 //! ```
 //! use nqueens::{count, Algorithm, Options};
 //!
-//! let eight = count(8, &Options::default())?; // the parallel engine
+//! let eight = count(8, &Options::default())?; // the faster engine for n = 8
 //! assert_eq!(eight.total, 92);
 //! assert_eq!(eight.unique, Some(12)); // full symmetry, the default
+//! assert_eq!(eight.algorithm, Algorithm::Join); // what `Algorithm::Auto` chose
 //!
 //! let by_the_book = Options { algorithm: Algorithm::Set, ..Options::default() };
 //! assert_eq!(count(8, &by_the_book)?.total, 92);
@@ -43,16 +44,21 @@
 //!   subtrees at once. The [join](engine::join) glues half-boards from
 //!   quarter-board tables and counts compatible east/west pairs bit-sliced
 //!   (AVX-512 where the CPU has it); its unique count comes from Burnside's
-//!   lemma. [`Algorithm::fastest_for`] picks between them.
+//!   lemma. [`choose`] picks between them, for every command and for
+//!   [`Options::default()`] ([`Algorithm::Auto`]).
 //! - [`reduce`]: the one [`Tally`] every item returns, summed without
-//!   overflow.
+//!   overflow; [`problem`]: what every room shares (the board-size rule,
+//!   [`Symmetry`], [`Error`]); [`engine::cpu`]: what this CPU runs.
 //! - [`reference`](mod@reference): the textbook solvers, as test oracles
 //!   and benchmark baselines.
 //!
 //! The library never prints and never builds the global thread pool: the
 //! parallel engine uses the pool it is called from (wrap the call in
 //! `rayon::ThreadPool::install` to choose the thread count). The `nqueens`
-//! binary (its `cli` room) parses, prints, draws the progress and the plots.
+//! binary (its `cli` room) parses, prints, draws the progress and the plots;
+//! what only it needs (clap, progress bars, plots, signals) comes with the
+//! cargo feature `cli`, on by default: a library user may set
+//! `default-features = false`.
 
 #![deny(missing_docs)]
 
@@ -65,50 +71,26 @@ pub mod board;
 pub mod engine;
 pub mod exec;
 pub mod oeis;
+pub mod problem;
 pub mod reduce;
 pub mod reference;
 mod solutions;
+
+use problem::check_board_size;
+pub use problem::{bytes, Error, Symmetry, MAX_N, PROGRAM};
 
 pub use board::Solution;
 pub use engine::backtrack::kernel::Kernel;
 pub use engine::backtrack::plan::Plan;
 pub use engine::join::pairs::PairCounter;
 pub use engine::join::Join;
-pub use engine::{Engine, Fingerprint};
+pub use engine::{Engine, EngineId, Fingerprint};
 pub use exec::{Phase, Progress};
 pub use reduce::{Classes, Fixed, Tally};
 pub use solutions::Solutions;
 
-// The module paths of nqueens 0.1, kept for its callers.
-pub use engine::backtrack::kernel::lanes;
-pub use engine::backtrack::{plan, symmetry};
-
-/// The bitmask search: the kernel's state and the serial drivers (paths of
-/// nqueens 0.1; see [`engine::backtrack`] and [`reference::bitmask`]).
-pub mod bitmask {
-    pub use crate::engine::backtrack::kernel::scalar::{count_subtree, TAIL_ROWS};
-    pub use crate::engine::backtrack::state::{full_mask, State};
-    pub use crate::reference::bitmask::{count_iterative, count_recursive};
-}
-
+pub use engine::any::AnyEngine;
 use engine::backtrack::Backtrack;
-
-/// This program and the revision it was built from, e.g.
-/// `nqueens 0.1.0 (git a23de1eafd)`: written into journals and shard files.
-pub const PROGRAM: &str = concat!(
-    "nqueens ",
-    env!("CARGO_PKG_VERSION"),
-    " (git ",
-    env!("NQUEENS_GIT_REVISION"),
-    ")"
-);
-
-/// The largest board every algorithm accepts: one bit per column in a `u32`.
-///
-/// Counts are exact up to it: a sum that would not fit in a `u64` is reported
-/// as [`Error::Overflow`], never wrapped. (The largest known count, n = 27,
-/// is 2.3 × 10¹⁷.)
-pub const MAX_N: usize = 32;
 
 /// The boards (even n, odd n) from which the join counts faster than the
 /// backtracking engine, with the AVX-512 pair counter and lanes, and with
@@ -121,11 +103,15 @@ pub const JOIN_FROM: ((usize, usize), (usize, usize)) = ((8, 7), (8, 7));
 
 /// The ways to count. The names are the CLI's `--algo` values, the bench ids
 /// and the `algorithm` field of results.
-#[derive(
-    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, clap::ValueEnum, Serialize, Deserialize,
-)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 #[serde(rename_all = "kebab-case")]
 pub enum Algorithm {
+    /// The faster engine for the board on this CPU, in the memory allowed:
+    /// resolved by [`choose`] into [`Algorithm::Join`] or
+    /// [`Algorithm::Parallel`] before anything counts.
+    #[default]
+    Auto,
     /// Set-based backtracking: hash sets of used columns and diagonals.
     Set,
     /// Board-scan backtracking: an n×n board, scanning column and diagonals.
@@ -136,7 +122,6 @@ pub enum Algorithm {
     BitmaskIter,
     /// The bitmask kernel on subproblems split at depth k, on a rayon pool,
     /// with full (or mirror, or no) symmetry.
-    #[default]
     Parallel,
     /// Half-boards joined from quarter-board tables, on a rayon pool, with
     /// full symmetry; the unique count by Burnside's lemma.
@@ -144,7 +129,8 @@ pub enum Algorithm {
 }
 
 impl Algorithm {
-    /// Every algorithm, fastest last.
+    /// Every algorithm that counts ([`Algorithm::Auto`] only chooses one),
+    /// fastest last.
     pub const ALL: [Algorithm; 6] = [
         Algorithm::Set,
         Algorithm::Board,
@@ -154,31 +140,27 @@ impl Algorithm {
         Algorithm::Join,
     ];
 
-    /// Whether the algorithm runs on the rayon pool (the others are serial).
+    /// Whether the algorithm runs on the rayon pool (the others are serial;
+    /// [`Algorithm::Auto`] chooses a pooled one).
     pub fn is_parallel(self) -> bool {
-        matches!(self, Algorithm::Parallel | Algorithm::Join)
+        matches!(
+            self,
+            Algorithm::Auto | Algorithm::Parallel | Algorithm::Join
+        )
     }
 
-    /// The faster engine for the n×n board on this CPU: the join from
-    /// [`JOIN_FROM`] on (even, odd n) for its pair counter, the
-    /// backtracking engine below, where the join's setup costs more than
-    /// it saves.
-    pub fn fastest_for(n: usize) -> Algorithm {
-        let (even, odd) = match engine::join::pairs::PairCounter::fastest() {
-            engine::join::pairs::PairCounter::Avx512 => JOIN_FROM.0,
-            engine::join::pairs::PairCounter::Portable => JOIN_FROM.1,
-        };
-        let from = if n.is_multiple_of(2) { even } else { odd };
-        if n >= from {
-            Algorithm::Join
-        } else {
-            Algorithm::Parallel
+    /// The algorithm an engine's count is reported as.
+    pub fn of_engine(engine: EngineId) -> Algorithm {
+        match engine {
+            EngineId::Backtrack => Algorithm::Parallel,
+            EngineId::Join => Algorithm::Join,
         }
     }
 
     /// The name used on the command line and in results, e.g. `bitmask-iter`.
     pub fn name(self) -> &'static str {
         match self {
+            Algorithm::Auto => "auto",
             Algorithm::Set => "set",
             Algorithm::Board => "board",
             Algorithm::Bitmask => "bitmask",
@@ -195,128 +177,80 @@ impl fmt::Display for Algorithm {
     }
 }
 
-/// Which symmetries of the board the parallel engine exploits.
-#[derive(
-    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, clap::ValueEnum, Serialize, Deserialize,
-)]
-#[serde(rename_all = "kebab-case")]
-pub enum Symmetry {
-    /// Search the whole tree.
-    None,
-    /// Search the left half of the first row and count it twice (the middle
-    /// column of an odd board with its second row halved the same way).
-    Mirror,
-    /// Search one board per orbit of the 8 symmetries of the square (corner /
-    /// side split) and weight it by the orbit's size; gives the unique count.
-    #[default]
-    Full,
+/// What [`choose`] decided: the algorithm that will count, and why the
+/// join was passed over when it would have been faster.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Choice {
+    /// The algorithm, never [`Algorithm::Auto`].
+    pub algorithm: Algorithm,
+    /// Set when the join would have been chosen but its plan needs more
+    /// memory than the count may take: the backtracking engine counts
+    /// instead.
+    pub join_memory: Option<JoinMemory>,
 }
 
-impl Symmetry {
-    /// Every symmetry mode.
-    pub const ALL: [Symmetry; 3] = [Symmetry::None, Symmetry::Mirror, Symmetry::Full];
+/// The join's memory plan against the limit it did not fit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct JoinMemory {
+    /// The bytes the join would need.
+    pub needed_bytes: u64,
+    /// The bytes the count may take.
+    pub limit_bytes: u64,
+}
 
-    /// The name used on the command line and in results.
-    pub fn name(self) -> &'static str {
-        match self {
-            Symmetry::None => "none",
-            Symmetry::Mirror => "mirror",
-            Symmetry::Full => "full",
-        }
+/// The one place that decides what counts the n×n board with `options` on
+/// `threads` threads. An algorithm asked for by name is kept. For
+/// [`Algorithm::Auto`]: the backtracking engine when the options set
+/// something only it takes (a depth, a kernel, a symmetry other than
+/// full), on boards below [`JOIN_FROM`] for this CPU, past the largest
+/// board the join counts, and when the join's memory plan exceeds the
+/// limit (`options.max_memory`, else the memory available now); the join
+/// otherwise.
+///
+/// # Errors
+/// [`Error::BoardSize`] unless `1 <= n <= MAX_N`.
+pub fn choose(n: usize, options: &Options, threads: usize) -> Result<Choice, Error> {
+    check_board_size(n)?;
+    let chosen = |algorithm| Choice {
+        algorithm,
+        join_memory: None,
+    };
+    if options.algorithm != Algorithm::Auto {
+        return Ok(chosen(options.algorithm));
     }
-}
-
-impl fmt::Display for Symmetry {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
+    let backtrack_only =
+        options.depth.is_some() || options.kernel.is_some() || options.symmetry != Symmetry::Full;
+    let (even, odd) = match engine::cpu::default_simd() {
+        engine::cpu::Simd::Avx512 => JOIN_FROM.0,
+        engine::cpu::Simd::None => JOIN_FROM.1,
+    };
+    let join_from = if n.is_multiple_of(2) { even } else { odd };
+    if backtrack_only || n < join_from {
+        return Ok(chosen(Algorithm::Parallel));
     }
+    let Ok(plan) = Join::plan(n, threads) else {
+        return Ok(chosen(Algorithm::Parallel)); // past the join's largest board
+    };
+    let limit = memory_limit(options);
+    if plan.total() > limit {
+        return Ok(Choice {
+            algorithm: Algorithm::Parallel,
+            join_memory: Some(JoinMemory {
+                needed_bytes: plan.total(),
+                limit_bytes: limit,
+            }),
+        });
+    }
+    Ok(chosen(Algorithm::Join))
 }
 
-/// What can go wrong. Every variant is a property of the request, not a bug.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[non_exhaustive]
-pub enum Error {
-    /// The board size is outside `1..=MAX_N`.
-    #[error("n must be in 1..={MAX_N}, got {n}")]
-    BoardSize {
-        /// The size asked for.
-        n: usize,
-    },
-    /// The split depth is outside `1..=n`.
-    #[error("the split depth must be in 1..={n} for n = {n}, got {depth}")]
-    Depth {
-        /// The depth asked for.
-        depth: usize,
-        /// The board size.
-        n: usize,
-    },
-    /// The count does not fit in a `u64`.
-    #[error("the number of solutions for n = {n} does not fit in 64 bits")]
-    Overflow {
-        /// The board size.
-        n: usize,
-    },
-    /// The split depth asks for a plan larger than
-    /// [`MAX_PLAN_BYTES`](plan::MAX_PLAN_BYTES) allows.
-    #[error(
-        "the plan for n = {n} at depth {depth} would hold more than {max_subproblems} \
-         subproblems (1 GiB); the largest depth that fits is {largest}"
-    )]
-    PlanTooLarge {
-        /// The board size.
-        n: usize,
-        /// The depth asked for.
-        depth: usize,
-        /// The deepest split that fits.
-        largest: usize,
-        /// The most subproblems a plan may hold.
-        max_subproblems: usize,
-    },
-    /// The join's quarter tables would be too large to index.
-    #[error(
-        "the join counts boards up to n = {largest} (its quarter table for n = {n} would hold \
-         more than 2^32 placements: 6.4e9, 48 GiB, at n = 26); use --algo parallel"
-    )]
-    JoinTooLarge {
-        /// The board size.
-        n: usize,
-        /// The largest board the join counts.
-        largest: usize,
-    },
-    /// The join would need more memory than it may take.
-    #[error(
-        "the join for n = {n} needs {} of memory (quarter table, items, and each thread's \
-         half lists), more than the {} it may take",
-        crate::bytes(*needed),
-        crate::bytes(*limit)
-    )]
-    JoinMemory {
-        /// The bytes it needs.
-        needed: u64,
-        /// The bytes it may take.
-        limit: u64,
-        /// The board size.
-        n: usize,
-    },
-    /// The pair counter asked for needs CPU features this machine lacks.
-    #[error("the {counter} pair counter needs AVX-512 F and VPOPCNTDQ, which this CPU lacks")]
-    PairCounterUnavailable {
-        /// The counter asked for.
-        counter: engine::join::pairs::PairCounter,
-    },
-    /// The solutions fixed by the rotations do not fit the total: some count
-    /// is wrong (a bug, never a property of the request).
-    #[error("the counts for n = {n} do not fall into orbits (Burnside's lemma): a count is wrong")]
-    Burnside {
-        /// The board size.
-        n: usize,
-    },
-    /// The kernel asked for needs CPU features this machine lacks.
-    #[error("the {kernel} kernel needs AVX-512 F and CD, which this CPU lacks")]
-    KernelUnavailable {
-        /// The kernel asked for.
-        kernel: Kernel,
-    },
+/// The most memory the join may plan for under `options`: their limit,
+/// else what the machine has available now.
+fn memory_limit(options: &Options) -> u64 {
+    options
+        .max_memory
+        .or_else(available_memory)
+        .unwrap_or(u64::MAX)
 }
 
 /// How to count.
@@ -399,19 +333,20 @@ pub fn count(n: usize, options: &Options) -> Result<Count, Error> {
 ///
 /// # Errors
 /// As [`count`], and [`Error::PlanTooLarge`] for a split depth whose plan
-/// would not fit in memory; [`Error::KernelUnavailable`] for a kernel this
-/// CPU does not run.
+/// would not fit in memory; [`Error::CpuLacks`] for a kernel this CPU
+/// does not run.
 pub fn count_with_progress(
     n: usize,
     options: &Options,
     progress: Progress<'_>,
 ) -> Result<Count, Error> {
-    check_board_size(n)?;
     let start = Instant::now();
+    let threads = rayon::current_num_threads();
+    let algorithm = choose(n, options, threads)?.algorithm;
     let serial = |total: u64| Count {
         n,
         total,
-        algorithm: options.algorithm,
+        algorithm,
         symmetry: Symmetry::None,
         threads: 1,
         depth: 0,
@@ -425,20 +360,26 @@ pub fn count_with_progress(
         peak_bytes: None,
         elapsed_s: 0.0,
     };
-    let mut result = match options.algorithm {
+    let mut result = match algorithm {
         Algorithm::Set => serial(reference::set_based::count(n)),
         Algorithm::Board => serial(reference::board_scan::count(n)),
         Algorithm::Bitmask => serial(reference::bitmask::count_recursive(n)),
         Algorithm::BitmaskIter => serial(reference::bitmask::count_iterative(n)),
-        Algorithm::Parallel | Algorithm::Join => {
-            let threads = rayon::current_num_threads();
+        Algorithm::Auto | Algorithm::Parallel | Algorithm::Join => {
             progress(Phase::Planning);
-            let engine = build_engine(n, options, threads)?;
+            let engine = build_engine(
+                n,
+                &Options {
+                    algorithm,
+                    ..*options
+                },
+                threads,
+            )?;
             let tally = exec::pool::count(&engine, progress);
             Count::of_engine(&engine, tally, threads, 0.0)?
         }
     };
-    if !options.algorithm.is_parallel() {
+    if !algorithm.is_parallel() {
         progress(Phase::Counting { done: 1, items: 1 }); // a serial search is one piece
     }
     // The serial counters saturate instead of wrapping.
@@ -466,91 +407,28 @@ pub fn available_memory() -> Option<u64> {
     Some(kib * 1024)
 }
 
-/// The engine `options` ask for: the join for [`Algorithm::Join`], else
-/// the backtracking engine at the automatic depth for `threads` threads
-/// unless they give a depth. The join plans its memory for the current
-/// rayon pool and refuses a plan over `options.max_memory` (or the memory
-/// the machine has available).
+/// The engine that counts the n×n board with `options` on `threads`
+/// threads, as [`choose`] decides: the join, or the backtracking engine
+/// (also for a serial algorithm's options) at the automatic depth for
+/// `threads` threads unless they give a depth. The join plans its memory
+/// for the current rayon pool and refuses a plan over `options.max_memory`
+/// (or the memory the machine has available).
 ///
 /// # Errors
 /// [`Error::BoardSize`], [`Error::Depth`], [`Error::PlanTooLarge`] or
-/// [`Error::KernelUnavailable`], as [`count`]; for the join
-/// [`Error::JoinTooLarge`] and [`Error::JoinMemory`].
+/// [`Error::CpuLacks`], as [`count`]; for the join [`Error::JoinTooLarge`]
+/// and [`Error::JoinMemory`].
 pub fn build_engine(n: usize, options: &Options, threads: usize) -> Result<AnyEngine, Error> {
-    check_board_size(n)?;
-    if options.algorithm == Algorithm::Join {
-        let limit = options
-            .max_memory
-            .or_else(available_memory)
-            .unwrap_or(u64::MAX);
-        return Ok(AnyEngine::Join(Join::new(
-            n,
-            PairCounter::fastest(),
-            limit,
-        )?));
+    if choose(n, options, threads)?.algorithm == Algorithm::Join {
+        let join = Join::new(n, PairCounter::fastest(), memory_limit(options))?;
+        return Ok(AnyEngine::Join(join));
     }
     let kernel = options.kernel.unwrap_or_else(Kernel::fastest);
-    if !kernel.available() {
-        return Err(Error::KernelUnavailable { kernel });
-    }
     let plan = match options.depth {
         Some(depth) => Plan::new(n, depth, options.symmetry)?,
         None => Plan::auto(n, options.symmetry, threads)?,
     };
     Ok(AnyEngine::Backtrack(Backtrack::new(plan, kernel)?))
-}
-
-/// One of the engines, chosen at run time.
-#[derive(Clone, Debug)]
-pub enum AnyEngine {
-    /// The backtracking engine.
-    Backtrack(Backtrack),
-    /// The join.
-    Join(Join),
-}
-
-impl AnyEngine {
-    /// The engine as the trait the executors take.
-    pub fn as_dyn(&self) -> &dyn Engine {
-        match self {
-            AnyEngine::Backtrack(engine) => engine,
-            AnyEngine::Join(engine) => engine,
-        }
-    }
-
-    /// The algorithm the engine stands for.
-    pub fn algorithm(&self) -> Algorithm {
-        match self {
-            AnyEngine::Backtrack(_) => Algorithm::Parallel,
-            AnyEngine::Join(_) => Algorithm::Join,
-        }
-    }
-
-    /// What counted: the backtracking kernel, or the join's pair counter.
-    pub fn counter_name(&self) -> &'static str {
-        match self {
-            AnyEngine::Backtrack(engine) => engine.kernel().name(),
-            AnyEngine::Join(engine) => engine.counter().name(),
-        }
-    }
-}
-
-impl Engine for AnyEngine {
-    fn fingerprint(&self) -> Fingerprint {
-        self.as_dyn().fingerprint()
-    }
-
-    fn items(&self) -> usize {
-        self.as_dyn().items()
-    }
-
-    fn cost(&self, item: usize) -> f64 {
-        self.as_dyn().cost(item)
-    }
-
-    fn count(&self, items: std::ops::Range<usize>) -> Tally {
-        self.as_dyn().count(items)
-    }
 }
 
 /// The classes a whole count's tally gives for its engine: counted
@@ -570,50 +448,91 @@ pub fn classes_of(fingerprint: &Fingerprint, tally: &Tally) -> Result<Option<Cla
     }
 }
 
+/// What a count of an engine's items knows beside their tally: how they
+/// were counted.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Counted {
+    /// The engine's work items.
+    pub items: usize,
+    /// The subproblems they hold (for the join: its pair items).
+    pub subproblems: usize,
+    /// The backtracking kernel, if one counted.
+    pub kernel: Option<Kernel>,
+    /// The join's pair counter, if it counted.
+    pub pair_counter: Option<PairCounter>,
+    /// The memory the join planned for, in bytes.
+    pub planned_bytes: Option<u64>,
+    /// The threads that counted (added up over shards or ranks).
+    pub threads: usize,
+    /// The wall-clock seconds (added up over shards).
+    pub elapsed_s: f64,
+}
+
 impl Count {
-    /// The result of a count of every work item of `engine` on `threads`
-    /// threads, from what the items add up to.
+    /// The one way a count of an engine's items becomes a [`Count`]: the
+    /// plan `fingerprint` describes, what its items add up to, and how
+    /// they were counted.
     ///
     /// # Errors
     /// [`Error::Overflow`] if the total does not fit in a `u64`;
     /// [`Error::Burnside`] if the join's counts do not fall into orbits.
+    pub fn of_tally(
+        fingerprint: &Fingerprint,
+        tally: &Tally,
+        counted: Counted,
+    ) -> Result<Count, Error> {
+        let n = fingerprint.n;
+        let classes = classes_of(fingerprint, tally)?;
+        Ok(Count {
+            n,
+            total: tally.total_u64(n)?,
+            algorithm: Algorithm::of_engine(fingerprint.engine),
+            symmetry: fingerprint.symmetry,
+            threads: counted.threads,
+            depth: fingerprint.depth,
+            kernel: counted.kernel,
+            subproblems: counted.subproblems,
+            items: counted.items,
+            unique: classes.map(|c| c.unique()),
+            classes,
+            pair_counter: counted.pair_counter,
+            planned_bytes: counted.planned_bytes,
+            peak_bytes: peak_memory(),
+            elapsed_s: counted.elapsed_s,
+        })
+    }
+
+    /// The result of a count of every work item of `engine` on `threads`
+    /// threads, from what the items add up to.
+    ///
+    /// # Errors
+    /// As [`Count::of_tally`].
     pub fn of_engine(
         engine: &AnyEngine,
         tally: Tally,
         threads: usize,
         elapsed_s: f64,
     ) -> Result<Count, Error> {
-        let fingerprint = engine.fingerprint();
-        let n = fingerprint.n;
-        let classes = classes_of(&fingerprint, &tally)?;
-        let (kernel, subproblems, pair_counter, planned_bytes) = match engine {
-            AnyEngine::Backtrack(engine) => {
-                (Some(engine.kernel()), engine.plan().len(), None, None)
-            }
-            AnyEngine::Join(join) => (
-                None,
-                join.pair_items(),
-                Some(join.counter()),
-                Some(join.memory().total()),
-            ),
+        let counted = match engine {
+            AnyEngine::Backtrack(engine) => Counted {
+                kernel: Some(engine.kernel()),
+                subproblems: engine.plan().len(),
+                ..Counted::default()
+            },
+            AnyEngine::Join(join) => Counted {
+                subproblems: join.pair_items(),
+                pair_counter: Some(join.counter()),
+                planned_bytes: Some(join.memory().total()),
+                ..Counted::default()
+            },
         };
-        Ok(Count {
-            n,
-            total: tally.total_u64(n)?,
-            algorithm: engine.algorithm(),
-            symmetry: fingerprint.symmetry,
-            threads,
-            depth: fingerprint.depth,
-            kernel,
-            subproblems,
+        let counted = Counted {
             items: engine.items(),
-            unique: classes.map(|c| c.unique()),
-            classes,
-            pair_counter,
-            planned_bytes,
-            peak_bytes: peak_memory(),
+            threads,
             elapsed_s,
-        })
+            ..counted
+        };
+        Count::of_tally(&engine.fingerprint(), &tally, counted)
     }
 }
 
@@ -625,28 +544,4 @@ impl Count {
 pub fn solutions(n: usize) -> Result<Solutions, Error> {
     check_board_size(n)?;
     Ok(Solutions::new(n))
-}
-
-/// A byte count for people: `512 B`, `3.4 MiB`, `1.2 GiB`.
-pub fn bytes(bytes: u64) -> String {
-    const UNITS: [&str; 5] = ["B", "KiB", "MiB", "GiB", "TiB"];
-    let mut value = bytes as f64;
-    let mut unit = 0;
-    while value >= 1024.0 && unit + 1 < UNITS.len() {
-        value /= 1024.0;
-        unit += 1;
-    }
-    if unit == 0 {
-        format!("{bytes} B")
-    } else {
-        format!("{value:.1} {}", UNITS[unit])
-    }
-}
-
-fn check_board_size(n: usize) -> Result<(), Error> {
-    if (1..=MAX_N).contains(&n) {
-        Ok(())
-    } else {
-        Err(Error::BoardSize { n })
-    }
 }

@@ -72,8 +72,8 @@ fn main() -> ExitCode {
         Command::Verify(args) => cli::verify::run(args),
         Command::Bench(args) => cli::bench::run(args),
         Command::Estimate(args) => cli::estimate::run(args),
-        Command::Status(args) => cli::longrun::status(args),
-        Command::Merge(args) => cli::longrun::merge(args),
+        Command::Status(args) => cli::status::run(args),
+        Command::Merge(args) => cli::merge::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -9,7 +9,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::Error;
+use crate::problem::Error;
 
 /// Solutions counted once per orbit, split by orbit size.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]

@@ -6,7 +6,7 @@
 
 use crate::board::Solution;
 use crate::engine::backtrack::state::{full_mask, State};
-use crate::MAX_N;
+use crate::problem::MAX_N;
 
 /// An iterator over the solutions of an n×n board; see [`crate::solutions`].
 #[derive(Clone, Debug)]

@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{nqueens, rejects};
+use common::{json_of, nqueens, rejects};
 use predicates::prelude::*;
 
 #[test]
@@ -111,7 +111,7 @@ fn count_reports_its_kernel_and_takes_the_one_asked_for() {
     // The child inherits NQUEENS_NO_LANES, which fastest() reads too.
     assert_eq!(json["kernel"], nqueens::Kernel::fastest().name());
     assert_eq!(json["total"], 724);
-    if !nqueens::lanes::available() {
+    if !nqueens::engine::backtrack::kernel::lanes::available() {
         rejects(&["count", "10", "--kernel", "lanes"], "--kernel", "AVX-512");
     }
 }
@@ -325,7 +325,7 @@ fn bench_runs_a_tiny_sweep_and_writes_csv_json_plots_and_a_readme() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("sweep");
     let output = nqueens()
-        .args(["bench", "--n", "7,8", "--threads", "1,2", "--runs", "2"])
+        .args(["bench", "--n", "5,6,8,9", "--threads", "1,2", "--runs", "2"])
         .arg("--out")
         .arg(&out)
         .output()
@@ -337,21 +337,28 @@ fn bench_runs_a_tiny_sweep_and_writes_csv_json_plots_and_a_readme() {
     );
     // No progress bar when stderr is not a terminal.
     assert_eq!(String::from_utf8_lossy(&output.stderr), "");
+    // Without --algo, each n gets the engine `count` would choose.
     let table = String::from_utf8(output.stdout).unwrap();
-    assert!(table.contains("parallel"), "{table}");
+    assert!(
+        table.contains("parallel") && table.contains("join"),
+        "{table}"
+    );
 
     let csv = std::fs::read_to_string(out.join("sweep.csv")).unwrap();
     let lines: Vec<&str> = csv.lines().collect();
-    assert_eq!(lines.len(), 1 + 4, "{csv}");
+    assert_eq!(lines.len(), 1 + 8, "{csv}");
     assert!(lines[0].starts_with("algorithm,symmetry,n,threads"));
     assert!(lines
         .iter()
-        .any(|l| l.starts_with("parallel,full,8,2,") && l.ends_with(",92,92")));
+        .any(|l| l.starts_with("parallel,full,6,2,") && l.ends_with(",4,4")));
+    assert!(lines
+        .iter()
+        .any(|l| l.starts_with("join,full,8,2,") && l.ends_with(",92,92")));
 
     let json: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(out.join("sweep.json")).unwrap()).unwrap();
     let rows = json["rows"].as_array().unwrap();
-    assert_eq!(rows.len(), 4);
+    assert_eq!(rows.len(), 8);
     assert!(rows.iter().all(|r| r["runs"] == 2));
     assert_eq!(rows[1]["threads"], 2);
     assert!(rows[1]["speedup"].as_f64().unwrap() > 0.0);
@@ -671,4 +678,21 @@ fn a_count_that_will_take_long_says_so_first_on_stderr() {
         first.starts_with("estimate: this count (n = 32") && first.contains("years"),
         "{first}"
     );
+}
+
+#[test]
+fn boards_without_solutions_count_zero_on_every_command() {
+    // `count 2`, `count 3` and `verify --max 2|3` panicked: the size
+    // announcement probed an empty plan.
+    for n in ["2", "3"] {
+        for algo in ["auto", "parallel", "join"] {
+            let count = json_of(&["count", n, "--algo", algo, "--json"]);
+            assert_eq!(count["total"], 0, "count {n} --algo {algo}");
+        }
+        let output = nqueens().args(["verify", "--max", n]).output().unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(output.status.success(), "verify --max {n}: {stderr}");
+        let estimate = json_of(&["estimate", n, "--json"]);
+        assert_eq!(estimate["nodes"], 0.0, "estimate {n}");
+    }
 }

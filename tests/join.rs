@@ -20,7 +20,14 @@ fn join() -> Options {
 fn every_board_to_fourteen_matches_oeis_and_the_backtracking_engine() {
     for n in 1..=14 {
         let joined = count(n, &join()).unwrap();
-        let searched = count(n, &Options::default()).unwrap();
+        let searched = count(
+            n,
+            &Options {
+                algorithm: Algorithm::Parallel,
+                ..Options::default()
+            },
+        )
+        .unwrap();
         assert_eq!(Some(joined.total), known_total(n), "n = {n}");
         assert_eq!(joined.unique, known_unique(n), "n = {n}");
         assert_eq!(joined.total, searched.total, "n = {n}");
@@ -95,12 +102,70 @@ fn without_algo_count_takes_the_faster_engine_and_flags_of_the_search_pick_it() 
     let big = json_of(&["count", "16", "--json"]);
     let small = json_of(&["count", "5", "--json"]);
     let asked = json_of(&["count", "16", "--depth", "3", "--json"]);
-    assert_eq!(big["algorithm"], Algorithm::fastest_for(16).name());
-    assert_eq!(small["algorithm"], Algorithm::fastest_for(5).name());
+    let auto = |n| {
+        nqueens::choose(n, &Options::default(), 2)
+            .unwrap()
+            .algorithm
+    };
+    assert_eq!(big["algorithm"], auto(16).name());
+    assert_eq!(small["algorithm"], auto(5).name());
     // Below the crossover the join's setup costs more than it saves.
-    assert_eq!(Algorithm::fastest_for(5), Algorithm::Parallel);
-    assert_eq!(Algorithm::fastest_for(16), Algorithm::Join);
+    assert_eq!(auto(5), Algorithm::Parallel);
+    assert_eq!(auto(16), Algorithm::Join);
     assert_eq!(asked["algorithm"], "parallel");
+}
+
+#[test]
+fn every_command_chooses_the_engine_the_same_way_and_names_it() {
+    // count, estimate and verify without --algo: one choice, the library's.
+    let count = json_of(&["count", "12", "--json"]);
+    let estimate = json_of(&["estimate", "12", "--json"]);
+    assert_eq!(count["algorithm"], "join");
+    assert_eq!(estimate["algorithm"], "join");
+    let verify = nqueens().args(["verify", "--max", "8"]).output().unwrap();
+    assert!(verify.status.success());
+    let table = String::from_utf8(verify.stdout).unwrap();
+    let row = |n: &str| {
+        table
+            .lines()
+            .find(|l| l.split_whitespace().next() == Some(n))
+            .unwrap()
+            .to_string()
+    };
+    assert!(row("5").ends_with("parallel"), "{table}");
+    assert!(row("8").ends_with("join"), "{table}");
+    // The library's default options choose the same way.
+    let eight = nqueens::count(8, &Options::default()).unwrap();
+    assert_eq!(eight.algorithm, Algorithm::Join);
+    assert_eq!(nqueens::count(3, &Options::default()).unwrap().total, 0);
+}
+
+#[test]
+fn a_join_that_does_not_fit_the_memory_limit_falls_back_with_one_note() {
+    // Without --algo the limit bounds the choice: backtracking counts.
+    let output = nqueens()
+        .args(["count", "16", "--max-memory", "1M", "--json"])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(0), "{stderr}");
+    let count: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(count["algorithm"], "parallel");
+    assert_eq!(count["total"], 14772512);
+    assert_eq!(stderr.matches("note:").count(), 1, "{stderr}");
+    assert!(!stderr.contains("error"), "{stderr}");
+    // Asked for by name, the join refuses, naming what it needs.
+    rejects(
+        &["count", "16", "--algo", "join", "--max-memory", "1M"],
+        "--max-memory",
+        "the join for n = 16 needs",
+    );
+    // The backtracker takes no memory limit.
+    rejects(
+        &["count", "16", "--algo", "parallel", "--max-memory", "1M"],
+        "--max-memory",
+        "applies only to --algo join or auto",
+    );
 }
 
 #[test]

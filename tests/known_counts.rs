@@ -66,10 +66,12 @@ fn results_describe_how_they_were_counted() {
         ),
         (Symmetry::None, 1, 0, 1, 1)
     );
-    let parallel = pool(3).install(|| count(12, &Options::default())).unwrap();
+    let parallel = pool(3)
+        .install(|| count(12, &with_algorithm(Algorithm::Parallel)))
+        .unwrap();
     assert_eq!(parallel.symmetry, Symmetry::Full);
     assert_eq!(parallel.threads, 3);
-    assert!(parallel.items >= 3 * nqueens::plan::ITEMS_PER_THREAD);
+    assert!(parallel.items >= 3 * nqueens::engine::backtrack::plan::ITEMS_PER_THREAD);
     assert!(parallel.subproblems >= parallel.items);
 }
 

@@ -42,9 +42,9 @@ proptest! {
         prop_assert!(plan.subproblems().all(|s| s.state.rows_placed() >= depth));
         let total: u64 = plan
             .subproblems()
-            .map(|s| s.weight().unwrap() * nqueens::bitmask::count_subtree(n, s.state))
+            .map(|s| s.weight().unwrap() * nqueens::engine::backtrack::kernel::scalar::count_subtree(n, s.state))
             .sum();
-        prop_assert_eq!(total, nqueens::bitmask::count_iterative(n));
+        prop_assert_eq!(total, nqueens::reference::bitmask::count_iterative(n));
     }
 }
 

@@ -46,7 +46,11 @@ fn the_textbook_solvers_match_a000170_at_thirteen_and_fourteen() {
 #[test]
 #[ignore = "slow: a minute on 2 cores; run by scripts/slow-tests.sh"]
 fn full_symmetry_matches_oeis_at_seventeen() {
-    let result = count(17, &Options::default()).unwrap();
+    let parallel = Options {
+        algorithm: Algorithm::Parallel,
+        ..Options::default()
+    };
+    let result = count(17, &parallel).unwrap();
     assert_eq!(result.total, known_total(17).unwrap());
     assert_eq!(result.unique, known_unique(17));
 }

@@ -65,14 +65,6 @@ pub struct CountArgs {
     pub mpi: bool,
 }
 
-impl CountArgs {
-    /// Whether the count needs the long-run machinery (journal, shards,
-    /// MPI) rather than the plain library call.
-    pub fn is_long_run(&self) -> bool {
-        self.checkpoint.is_some() || self.shard.is_some() || self.mpi
-    }
-}
-
 #[derive(clap::Args)]
 pub struct EstimateArgs {
     /// Board size, 1..=32.

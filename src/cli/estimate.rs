@@ -13,13 +13,56 @@ use std::io::{self, Write};
 use std::time::Instant;
 
 use nqueens::engine::backtrack::estimate;
-use nqueens::plan::MAX_SUBPROBLEMS;
+use nqueens::engine::backtrack::plan::MAX_SUBPROBLEMS;
 use nqueens::{Algorithm, Kernel, Options, Plan, Symmetry};
 use serde::Serialize;
 
 use super::args::EstimateArgs;
-use super::count::usage_error;
+use super::errors::usage_error;
+use super::progress;
+use super::report::{duration, print};
 use super::UsageError;
+
+/// The counts that say, before they start, how long they will take.
+pub const ANNOUNCE_AFTER_S: f64 = 60.0;
+
+/// Prints the estimate of a count that should take more than
+/// [`ANNOUNCE_AFTER_S`] to stderr (a terminal or not: an hour-long count
+/// must not look like a hung one), and hands it to the progress bar.
+/// `options` name the algorithm that will count (never `auto`); `share` is
+/// the part of the whole count still to do (a shard, a resumed journal).
+pub fn announce(
+    n: usize,
+    options: &Options,
+    threads: usize,
+    share: f64,
+    bar: &progress::CountBar,
+) -> anyhow::Result<()> {
+    let options = Options {
+        kernel: options.kernel.or(Some(Kernel::fastest())),
+        ..*options
+    };
+    let Some(estimate) = if_longer_than(ANNOUNCE_AFTER_S / share.max(1e-9), n, &options, threads)?
+    else {
+        return Ok(());
+    };
+    let seconds = estimate.estimated_s * share;
+    let what = if share < 1.0 {
+        "the rest of this count"
+    } else {
+        "this count"
+    };
+    eprintln!(
+        "estimate: {what} (n = {n}, {}) should take about {} on {} thread(s), between {} and {}",
+        estimate.size,
+        duration(seconds),
+        estimate.threads,
+        duration(estimate.estimated_low_s * share),
+        duration(estimate.estimated_high_s * share),
+    );
+    bar.set_estimate(seconds);
+    Ok(())
+}
 
 /// Probes per estimate: a few percent of spread for the boards people count.
 const PROBES: usize = 20_000;
@@ -86,7 +129,7 @@ pub struct JoinEstimate {
 }
 
 impl JoinEstimate {
-    fn write_text(&self, out: &mut impl Write) -> io::Result<()> {
+    fn write_text(&self, out: &mut dyn Write) -> io::Result<()> {
         writeln!(
             out,
             "n = {}: about {} on {} thread(s)",
@@ -123,7 +166,7 @@ pub fn join_estimate(n: usize, threads: usize) -> anyhow::Result<JoinEstimate> {
             Ok::<_, nqueens::Error>(nqueens::exec::sample::time_by_cost(&engine, JOIN_SAMPLES))
         })
         .map_err(usage_error)?;
-    let efficiency = if threads > 1 {
+    let efficiency: f64 = if threads > 1 {
         PARALLEL_EFFICIENCY
     } else {
         1.0
@@ -156,7 +199,21 @@ pub struct Forecast {
 /// `nqueens estimate`.
 pub fn run(args: EstimateArgs) -> anyhow::Result<()> {
     let threads = args.threads.unwrap_or_else(num_cpus::get);
-    if args.algo == Algorithm::Join {
+    let backtrack_only = args.exact || args.symmetry.is_some();
+    let asked = match args.algo {
+        Algorithm::Auto if backtrack_only => Algorithm::Parallel,
+        asked => asked,
+    };
+    let options = Options {
+        algorithm: asked,
+        symmetry: args.symmetry.unwrap_or_default(),
+        ..Options::default()
+    };
+    let options = Options {
+        algorithm: nqueens::choose(args.n, &options, threads)?.algorithm,
+        ..options
+    };
+    if options.algorithm == Algorithm::Join {
         if let Some(flag) = [
             ("--exact", args.exact),
             ("--symmetry <S>", args.symmetry.is_some()),
@@ -172,24 +229,11 @@ pub fn run(args: EstimateArgs) -> anyhow::Result<()> {
             .into());
         }
         let estimate = join_estimate(args.n, threads)?;
-        let mut out = io::stdout().lock();
-        if args.json {
-            serde_json::to_writer(&mut out, &estimate)?;
-            writeln!(out)?;
-        } else {
-            estimate.write_text(&mut out)?;
-        }
-        out.flush()?;
-        return Ok(());
+        return print(&estimate, args.json, JoinEstimate::write_text);
     }
-    let options = Options {
-        algorithm: args.algo,
-        symmetry: args.symmetry.unwrap_or_default(),
-        ..Options::default()
-    };
     let mut estimate = estimate(args.n, &options, threads)?;
     if args.exact {
-        let plan = match args.algo {
+        let plan = match options.algorithm {
             Algorithm::Parallel => {
                 Plan::auto(args.n, options.symmetry, threads).map_err(usage_error)?
             }
@@ -206,18 +250,10 @@ pub fn run(args: EstimateArgs) -> anyhow::Result<()> {
         });
         estimate.exact_nodes = Some(exact);
     }
-    let mut out = io::stdout().lock();
-    if args.json {
-        serde_json::to_writer(&mut out, &estimate)?;
-        writeln!(out)?;
-    } else {
-        write_text(&mut out, &estimate)?;
-    }
-    out.flush()?;
-    Ok(())
+    print(&estimate, args.json, write_text)
 }
 
-fn write_text(out: &mut impl Write, e: &Estimate) -> io::Result<()> {
+fn write_text(e: &Estimate, out: &mut dyn Write) -> io::Result<()> {
     writeln!(
         out,
         "n = {}: about {} on {} thread(s)",
@@ -378,7 +414,7 @@ fn optimistic_s(n: usize, options: &Options, threads: usize) -> anyhow::Result<f
     let fastest_pace = match options.algorithm {
         // The join is forecast by a sample of its items (if_longer_than).
         Algorithm::Join => return Ok(f64::INFINITY),
-        Algorithm::Parallel => 2e9,
+        Algorithm::Auto | Algorithm::Parallel => 2e9,
         Algorithm::Bitmask | Algorithm::BitmaskIter => 1e9,
         Algorithm::Board => 2e8,
         Algorithm::Set => 1e8,
@@ -435,16 +471,4 @@ pub fn if_longer_than(
         threads: e.threads,
         size: format!("{:.2e} nodes in all", e.nodes),
     }))
-}
-
-/// Seconds as `1h 02m`, `4m 05s` or `6.7 s`; days and years for the rest.
-pub fn duration(seconds: f64) -> String {
-    let whole = seconds.round() as u64;
-    match whole {
-        0..60 => format!("{seconds:.1} s"),
-        60..3600 => format!("{}m {:02}s", whole / 60, whole % 60),
-        3600..86_400 => format!("{}h {:02}m", whole / 3600, whole % 3600 / 60),
-        86_400..31_557_600 => format!("{:.1} days", seconds / 86_400.0),
-        _ => format!("{:.3e} years", seconds / 31_557_600.0),
-    }
 }

@@ -5,13 +5,17 @@
 pub mod args;
 pub mod bench;
 pub mod count;
+pub mod errors;
 pub mod estimate;
+pub mod job;
 pub mod longrun;
+pub mod merge;
 pub mod mpi;
 pub mod progress;
 pub mod report;
 pub mod signals;
 pub mod solve;
+pub mod status;
 pub mod verify;
 
 /// A mistake in the command line: printed once, exit status 2.

@@ -2,13 +2,12 @@
 //! [`exec::mpi`](nqueens::exec::mpi)). Built only with the cargo feature
 //! `mpi`; without it, `--mpi` says how to build with it.
 
-use nqueens::Options;
-
 use super::args::CountArgs;
+use super::job::Job;
 use super::UsageError;
 
 #[cfg(not(feature = "mpi"))]
-pub fn count(_args: &CountArgs, _options: Options) -> anyhow::Result<()> {
+pub fn count(_args: &CountArgs, _job: Job) -> anyhow::Result<()> {
     Err(UsageError {
         value: "true".to_string(),
         flag: "--mpi",
@@ -20,22 +19,21 @@ pub fn count(_args: &CountArgs, _options: Options) -> anyhow::Result<()> {
 }
 
 #[cfg(feature = "mpi")]
-pub fn count(args: &CountArgs, mut options: Options) -> anyhow::Result<()> {
+pub fn count(args: &CountArgs, mut job: Job) -> anyhow::Result<()> {
     use std::time::Instant;
 
     use mpi::traits::*;
     use nqueens::exec::journal::{Header, Journal};
     use nqueens::{Count, Engine, Symmetry};
 
-    use super::count::{print_report, usage_error};
-    use super::longrun::{journal_error, settle_plan};
-    use super::report::Report;
+    use super::errors::{journal_error, usage_error};
+    use super::report::{print_report, Report};
     use super::{progress, thread_pool};
 
     let universe = mpi::initialize().ok_or_else(|| anyhow::anyhow!("MPI could not start"))?;
     let world = universe.world();
     let (rank, ranks) = (world.rank(), world.size());
-    let pool = thread_pool(args.threads)?;
+    let pool = thread_pool(Some(job.threads))?;
     let threads = pool.current_num_threads();
     // Rank 0 plans (from its journal, or for every worker's threads) and
     // tells the others [n, symmetry, depth, join?, planned?]; a last word
@@ -53,8 +51,9 @@ pub fn count(args: &CountArgs, mut options: Options) -> anyhow::Result<()> {
             }
             .into())
         } else {
-            settle_plan(args, &mut options, threads * workers)
+            job.settle_depth(None, threads * workers)
         };
+        let options = &job.options;
         if planned.is_ok() {
             let symmetry = Symmetry::ALL.iter().position(|&s| s == options.symmetry);
             plan = [
@@ -71,6 +70,7 @@ pub fn count(args: &CountArgs, mut options: Options) -> anyhow::Result<()> {
         // Rank 0 could not plan: it reports why; the others leave quietly.
         return planned;
     }
+    let mut options = job.options;
     options.symmetry = Symmetry::ALL[plan[1] as usize];
     options.depth = (plan[2] > 0).then_some(plan[2] as usize);
     options.algorithm = if plan[3] == 1 {

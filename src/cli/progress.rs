@@ -73,7 +73,7 @@ impl CountBar {
                     if done * 20 < items {
                         let left = (seconds - start.elapsed().as_secs_f64()).max(0.0);
                         self.bar
-                            .set_message(format!("{} (estimate)", super::estimate::duration(left)));
+                            .set_message(format!("{} (estimate)", super::report::duration(left)));
                     } else if !self.paced.swap(true, Ordering::Relaxed) {
                         self.bar.set_style(style(
                             "{elapsed_precise} [{bar:30}] {pos}/{len} work items, ETA {eta}",

@@ -1,10 +1,56 @@
-//! What `count` and `verify` print, and the one comparison with OEIS behind
-//! their verdicts (and `bench`'s).
+//! What the commands print: one printer for text or one line of JSON, a
+//! count's report, durations for people, and the one comparison with OEIS
+//! behind every verdict (count, merge, verify, bench).
 
 use std::io::{self, Write};
 
 use nqueens::{oeis, Count};
 use serde::Serialize;
+
+use super::Mismatch;
+
+/// Prints `value` to stdout as one line of JSON, or as text by
+/// `write_text`, and flushes: the one printer every command's result goes
+/// through.
+pub fn print<T: Serialize + ?Sized>(
+    value: &T,
+    json: bool,
+    write_text: impl FnOnce(&T, &mut dyn Write) -> io::Result<()>,
+) -> anyhow::Result<()> {
+    let mut out = io::stdout().lock();
+    if json {
+        serde_json::to_writer(&mut out, value)?;
+        writeln!(out)?;
+    } else {
+        write_text(value, &mut out)?;
+    }
+    out.flush()?;
+    Ok(())
+}
+
+/// Prints a count's report as text or as one line of JSON; a total (or
+/// unique count) that differs from OEIS is then an error, exit status 1,
+/// after the report that shows it.
+pub fn print_report(report: &Report, json: bool) -> anyhow::Result<()> {
+    print(report, json, |r, out| write_report(out, r))?;
+    report.check()
+}
+
+/// Seconds as `1h 02m`, `4m 05s` or `6.7 s`; days and years for the rest;
+/// `unknown` for a time that is not a finite number of seconds.
+pub fn duration(seconds: f64) -> String {
+    if !seconds.is_finite() || seconds < 0.0 {
+        return "unknown".to_string();
+    }
+    let whole = seconds.round() as u64;
+    match whole {
+        0..60 => format!("{seconds:.1} s"),
+        60..3600 => format!("{}m {:02}s", whole / 60, whole % 60),
+        3600..86_400 => format!("{}h {:02}m", whole / 3600, whole % 3600 / 60),
+        86_400..31_557_600 => format!("{:.1} days", seconds / 86_400.0),
+        _ => format!("{:.3e} years", seconds / 31_557_600.0),
+    }
+}
 
 /// A computed value against the one OEIS lists.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -80,7 +126,32 @@ impl Report {
     }
 }
 
-pub fn write_report(out: &mut impl Write, report: &Report) -> io::Result<()> {
+impl Report {
+    /// An error naming what differs from OEIS, if anything does.
+    pub fn check(&self) -> anyhow::Result<()> {
+        let c = &self.count;
+        let mut wrong = Vec::new();
+        if let Verdict::Differs { known } = Verdict::of(c.total, self.oeis_total) {
+            wrong.push(format!("{} solutions, A000170 lists {known}", c.total));
+        }
+        if let Some(unique) = c.unique {
+            if let Verdict::Differs { known } = Verdict::of(unique, self.oeis_unique) {
+                wrong.push(format!("{unique} unique, A002562 lists {known}"));
+            }
+        }
+        if wrong.is_empty() {
+            return Ok(());
+        }
+        Err(Mismatch(format!(
+            "the count for n = {} differs from OEIS: {}",
+            c.n,
+            wrong.join("; ")
+        ))
+        .into())
+    }
+}
+
+pub fn write_report(out: &mut dyn Write, report: &Report) -> io::Result<()> {
     let c = &report.count;
     let noun = if c.total == 1 {
         "solution"
@@ -138,7 +209,7 @@ pub fn write_report(out: &mut impl Write, report: &Report) -> io::Result<()> {
     Ok(())
 }
 
-fn write_check(out: &mut impl Write, sequence: &str, verdict: Verdict) -> io::Result<()> {
+fn write_check(out: &mut dyn Write, sequence: &str, verdict: Verdict) -> io::Result<()> {
     match verdict {
         Verdict::Matches => writeln!(out, "  {sequence}      matches"),
         Verdict::Differs { known } => {

@@ -6,7 +6,7 @@ use std::io::{self, Write};
 use nqueens::{oeis, Options, Symmetry};
 
 use super::args::{reject_serial, VerifyArgs};
-use super::report::write_verified;
+use super::report::{duration, write_verified};
 use super::{estimate, thread_pool, Mismatch};
 
 /// `verify` says how long its largest board will take when that is longer
@@ -27,15 +27,19 @@ pub fn run(args: VerifyArgs) -> anyhow::Result<()> {
     };
     // Said up front: an hour-long last row must not look like a hang.
     let threads = pool.current_num_threads();
-    if let Some(e) = estimate::if_longer_than(ANNOUNCE_VERIFY_AFTER_S, args.max, &options, threads)?
+    let largest = Options {
+        algorithm: nqueens::choose(args.max, &options, threads)?.algorithm,
+        ..options
+    };
+    if let Some(e) = estimate::if_longer_than(ANNOUNCE_VERIFY_AFTER_S, args.max, &largest, threads)?
     {
         eprintln!(
             "estimate: the largest board, n = {}, should take about {} on {} thread(s), between {} and {}",
             args.max,
-            estimate::duration(e.estimated_s),
+            duration(e.estimated_s),
             e.threads,
-            estimate::duration(e.estimated_low_s),
-            estimate::duration(e.estimated_high_s),
+            duration(e.estimated_low_s),
+            duration(e.estimated_high_s),
         );
     }
     let mut out = io::stdout().lock();
@@ -48,7 +52,7 @@ pub fn run(args: VerifyArgs) -> anyhow::Result<()> {
     if args.unique {
         write!(out, "  {:>18}  {:>18}  {:>4}", "unique", "A002562", "ok")?;
     }
-    writeln!(out, "  {:>10}", "time (s)")?;
+    writeln!(out, "  {:>10}  algorithm", "time (s)")?;
     let mut mismatches = Vec::new();
     for n in 1..=args.max {
         let result = pool.install(|| nqueens::count(n, &options))?;
@@ -61,7 +65,7 @@ pub fn run(args: VerifyArgs) -> anyhow::Result<()> {
                 .expect("full symmetry counts unique solutions");
             wrong |= write_verified(&mut out, 18, unique, oeis::known_unique(n))?.is_mismatch();
         }
-        writeln!(out, "  {:>10.3}", result.elapsed_s)?;
+        writeln!(out, "  {:>10.3}  {}", result.elapsed_s, result.algorithm)?;
         out.flush()?;
         if wrong {
             mismatches.push(n);

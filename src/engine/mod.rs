@@ -22,15 +22,17 @@
 //!
 //! Nothing here imports the executor or the command line.
 
+pub mod any;
 pub mod backtrack;
+pub mod cpu;
 pub mod join;
 
 use std::ops::Range;
 
 use serde::{Deserialize, Serialize};
 
+use crate::problem::Symmetry;
 use crate::reduce::Tally;
-use crate::Symmetry;
 
 /// The engines there are.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]

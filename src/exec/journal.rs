@@ -66,7 +66,7 @@ pub struct Header {
     pub items: [usize; 2],
     /// How many items the engine has in all.
     pub total_items: usize,
-    /// The program that wrote the header ([`crate::PROGRAM`]); a journal
+    /// The program that wrote the header ([`crate::problem::PROGRAM`]); a journal
     /// may be resumed by another version if the fingerprint agrees.
     pub program: String,
 }
@@ -79,7 +79,7 @@ impl Header {
             fingerprint: engine.fingerprint(),
             items: [items.start, items.end],
             total_items: engine.items(),
-            program: crate::PROGRAM.to_string(),
+            program: crate::problem::PROGRAM.to_string(),
         }
     }
 
@@ -208,9 +208,10 @@ impl Contents {
         out
     }
 
-    /// The journal's items not finished yet, in order.
-    pub fn remaining(&self) -> Vec<usize> {
-        self.remaining_ranges().into_iter().flatten().collect()
+    /// The journal's items not finished yet, in order (nothing is
+    /// allocated per item).
+    pub fn remaining(&self) -> impl Iterator<Item = usize> {
+        self.remaining_ranges().into_iter().flatten()
     }
 }
 
@@ -593,8 +594,8 @@ pub fn count(
 mod tests {
     use super::*;
     use crate::engine::EngineId;
+    use crate::problem::Symmetry;
     use crate::reduce::Classes;
-    use crate::Symmetry;
 
     fn header() -> Header {
         Header {
@@ -644,7 +645,7 @@ mod tests {
         let contents = parse(Path::new("j"), text.as_bytes()).unwrap();
         assert_eq!(contents.done, vec![0..5, 6..7]);
         assert_eq!(contents.tally, tally(10));
-        assert_eq!(contents.remaining(), vec![5, 7, 8, 9]);
+        assert_eq!(contents.remaining().collect::<Vec<_>>(), vec![5, 7, 8, 9]);
         assert_eq!(contents.records, 3);
         assert_eq!(contents.wall_s, 0.75);
         assert!(!contents.torn && !contents.is_complete());

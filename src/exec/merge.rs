@@ -227,8 +227,8 @@ fn missing_shards(files: &[(String, ShardFile)]) -> String {
 mod tests {
     use super::*;
     use crate::engine::EngineId;
+    use crate::problem::Symmetry;
     use crate::reduce::Classes;
-    use crate::Symmetry;
 
     fn shard(index: usize, shards: usize, items: [usize; 2], orbit8: u64) -> (String, ShardFile) {
         let tally = Tally {

@@ -88,7 +88,7 @@ pub struct ShardFile {
     pub host: String,
     /// The CPU model.
     pub cpu: String,
-    /// The program that counted it ([`crate::PROGRAM`]).
+    /// The program that counted it ([`crate::problem::PROGRAM`]).
     pub program: String,
 }
 
@@ -158,16 +158,17 @@ pub fn read(path: &Path) -> Result<ShardFile, BadShard> {
 /// across shards (backtracking, full symmetry); none for the join, whose
 /// classes come from the merged total.
 pub fn classes(fingerprint: &Fingerprint, tally: &Tally) -> Option<Classes> {
-    (fingerprint.engine == EngineId::Backtrack && fingerprint.symmetry == crate::Symmetry::Full)
+    (fingerprint.engine == EngineId::Backtrack
+        && fingerprint.symmetry == crate::problem::Symmetry::Full)
         .then_some(tally.classes)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::backtrack::plan::Plan;
     use crate::engine::backtrack::{kernel::Kernel, Backtrack};
-    use crate::plan::Plan;
-    use crate::Symmetry;
+    use crate::problem::Symmetry;
 
     #[test]
     fn shards_cover_every_item_once_in_order() {

@@ -9,7 +9,7 @@
 
 use crate::engine::backtrack::kernel::scalar::count_subtree;
 use crate::engine::backtrack::state::{full_mask, State};
-use crate::MAX_N;
+use crate::problem::MAX_N;
 
 /// Counts the whole n×n search tree with the hot kernel (no symmetry).
 pub fn count_recursive(n: usize) -> u64 {

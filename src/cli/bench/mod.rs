@@ -14,7 +14,7 @@ use std::time::Instant;
 
 use anyhow::bail;
 use indicatif::ProgressBar;
-use nqueens::plan::{Plan, MAX_SUBPROBLEMS};
+use nqueens::engine::backtrack::plan::{Plan, MAX_SUBPROBLEMS};
 use nqueens::{oeis, Algorithm, Options, Symmetry, MAX_N};
 
 use self::folder::Folder;
@@ -42,13 +42,15 @@ pub struct BenchArgs {
     /// [default: the automatic depth].
     #[arg(long, value_name = "LIST", value_parser = parse_depth_list, allow_hyphen_values = true)]
     depth: Option<List>,
-    /// Algorithms, comma-separated.
+    /// Algorithms, comma-separated; auto is the faster engine for each n
+    /// on this CPU (as `count` chooses), parallel when --depth or
+    /// --symmetry is given.
     #[arg(
         long,
         value_name = "A,…",
         value_enum,
         value_delimiter = ',',
-        default_value = "parallel"
+        default_value = "auto"
     )]
     algo: Vec<Algorithm>,
     /// Symmetry of the parallel algorithm [default: full].
@@ -127,6 +129,12 @@ pub fn run(args: BenchArgs) -> anyhow::Result<()> {
     let machine = Machine::detect();
     let ns = args.ns.0;
     let mut algorithms = args.algo;
+    let backtrack_only = args.depth.is_some() || args.symmetry.is_some();
+    for algorithm in &mut algorithms {
+        if *algorithm == Algorithm::Auto && backtrack_only {
+            *algorithm = Algorithm::Parallel;
+        }
+    }
     let mut seen = HashSet::new();
     algorithms.retain(|a| seen.insert(*a));
     let parallel = algorithms.contains(&Algorithm::Parallel);
@@ -172,7 +180,17 @@ pub fn run(args: BenchArgs) -> anyhow::Result<()> {
     }
     let folder = Arc::new(Folder::prepare(args.out, args.force, &machine)?);
     let command = command_line();
-    let points = sweep::grid(&algorithms, &ns, &threads, &depths);
+    // `auto` becomes, for each n, the engine `count` would run there.
+    let most_threads = threads.iter().copied().max().unwrap_or(1);
+    let choose = |algorithm, n| {
+        let asked = Options {
+            algorithm,
+            symmetry,
+            ..Options::default()
+        };
+        nqueens::choose(n, &asked, most_threads).map_or(algorithm, |c| c.algorithm)
+    };
+    let points = sweep::grid(&algorithms, &ns, &threads, &depths, &choose);
     let progress = progress::runs_bar((points.len() * (args.warmup + args.runs)) as u64);
     {
         let (folder, progress) = (Arc::clone(&folder), progress.clone());

@@ -22,7 +22,7 @@ struct Series {
 pub fn speedup_svg(rows: &[Row], machine: &str) -> Option<String> {
     let parallel: Vec<&Row> = rows
         .iter()
-        .filter(|r| r.point.algorithm == Algorithm::Parallel && r.speedup.is_some())
+        .filter(|r| r.point.algorithm.is_parallel() && r.speedup.is_some())
         .collect();
     let mut series = group(&parallel, series_label, |r| {
         (r.point.threads as f64, r.speedup.unwrap_or_default())
@@ -51,10 +51,10 @@ pub fn time_vs_n_svg(rows: &[Row], machine: &str) -> Option<String> {
     let rows: Vec<&Row> = rows.iter().collect();
     let mut series = group(
         &rows,
-        |r| match r.point.algorithm {
-            Algorithm::Parallel if r.point.threads == 1 => "parallel, 1 thread".to_string(),
-            Algorithm::Parallel => format!("parallel, {} threads", r.point.threads),
-            other => other.name().to_string(),
+        |r| match (r.point.algorithm, r.point.threads) {
+            (pooled, 1) if pooled.is_parallel() => format!("{pooled}, 1 thread"),
+            (pooled, threads) if pooled.is_parallel() => format!("{pooled}, {threads} threads"),
+            (serial, _) => serial.name().to_string(),
         },
         |r| (r.point.n as f64, r.wall_s.max(1e-9)),
     );
@@ -105,9 +105,13 @@ pub fn efficiency_vs_depth_svg(rows: &[Row], machine: &str) -> Option<String> {
 }
 
 fn series_label(row: &Row) -> String {
+    let engine = match row.point.algorithm {
+        Algorithm::Parallel => String::new(),
+        other => format!("{other}, "),
+    };
     match row.point.depth_requested {
-        Some(depth) => format!("n = {}, depth {depth}", row.point.n),
-        None => format!("n = {}", row.point.n),
+        Some(depth) => format!("{engine}n = {}, depth {depth}", row.point.n),
+        None => format!("{engine}n = {}", row.point.n),
     }
 }
 

@@ -25,16 +25,20 @@ pub struct Point {
 /// Every combination of the lists, in the order they will run: by algorithm,
 /// then n, then depth, then threads (so that the 1-thread baseline of a
 /// speedup is measured next to the points compared with it). The serial
-/// algorithms run once per n, on one thread.
+/// algorithms run once per n, on one thread. `choose` turns an algorithm
+/// asked for into the one that runs at n (`auto` into an engine); a point
+/// chosen twice runs once.
 pub fn grid(
     algorithms: &[Algorithm],
     ns: &[usize],
     threads: &[usize],
     depths: &[usize],
+    choose: &dyn Fn(Algorithm, usize) -> Algorithm,
 ) -> Vec<Point> {
-    let mut points = Vec::new();
-    for &algorithm in algorithms {
+    let mut points: Vec<Point> = Vec::new();
+    for &asked in algorithms {
         for &n in ns {
+            let algorithm = choose(asked, n);
             if !algorithm.is_parallel() {
                 points.push(Point {
                     algorithm,
@@ -52,12 +56,15 @@ pub fn grid(
             };
             for depth_requested in depths {
                 for &threads in threads {
-                    points.push(Point {
+                    let point = Point {
                         algorithm,
                         n,
                         threads,
                         depth_requested,
-                    });
+                    };
+                    if !points.contains(&point) {
+                        points.push(point);
+                    }
                 }
             }
         }
@@ -295,12 +302,38 @@ mod tests {
     }
 
     #[test]
+    fn the_grid_names_the_engine_chosen_for_each_n_and_runs_a_point_once() {
+        let choose = |algorithm, n| match algorithm {
+            Algorithm::Auto if n < 7 => Algorithm::Parallel,
+            Algorithm::Auto => Algorithm::Join,
+            other => other,
+        };
+        let points = grid(
+            &[Algorithm::Auto, Algorithm::Join],
+            &[6, 8],
+            &[1],
+            &[],
+            &choose,
+        );
+        let chosen: Vec<_> = points.iter().map(|p| (p.algorithm, p.n)).collect();
+        assert_eq!(
+            chosen,
+            [
+                (Algorithm::Parallel, 6),
+                (Algorithm::Join, 8),
+                (Algorithm::Join, 6)
+            ]
+        );
+    }
+
+    #[test]
     fn the_grid_runs_serial_algorithms_once_and_parallel_per_depth_and_thread_count() {
         let points = grid(
             &[Algorithm::Set, Algorithm::Parallel],
             &[8, 9],
             &[1, 2],
             &[2, 3],
+            &|algorithm, _| algorithm,
         );
         let serial: Vec<_> = points
             .iter()

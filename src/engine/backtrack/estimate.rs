@@ -29,10 +29,19 @@ pub struct NodeEstimate {
 }
 
 /// Estimates the nodes of `plan`'s search by `probes` random probes from
-/// subproblems drawn uniformly; `seed` makes the draw repeatable.
+/// subproblems drawn uniformly; `seed` makes the draw repeatable. A plan
+/// with no subproblem (n = 2 and 3, whose second row has no place) has no
+/// nodes below its cut: exactly 0.
 pub fn nodes(plan: &Plan, probes: usize, seed: u64) -> NodeEstimate {
     let mut random = SplitMix(seed);
     let count = plan.len();
+    if count == 0 {
+        return NodeEstimate {
+            nodes: 0.0,
+            relative_error: 0.0,
+            probes: 0,
+        };
+    }
     let (mut sum, mut sum_squares) = (0.0, 0.0);
     for _ in 0..probes.max(1) {
         let index = random.below(count as u64) as usize;
@@ -138,7 +147,7 @@ impl SplitMix {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::Symmetry;
+    use crate::problem::Symmetry;
 
     #[test]
     fn the_estimate_lands_near_the_exact_count() {
@@ -154,6 +163,27 @@ mod tests {
             );
             assert!(estimate.relative_error < 0.05, "{estimate:?}");
         }
+    }
+
+    #[test]
+    fn every_small_plan_is_estimated_even_an_empty_one() {
+        // n = 2 and 3 plan no subproblem under full symmetry: probing one
+        // panicked (`count 2`), where the answer is exactly 0 nodes.
+        let mut empty = 0;
+        for n in 1..=5 {
+            for symmetry in Symmetry::ALL {
+                for depth in 1..=n {
+                    let plan = Plan::new(n, depth, symmetry).unwrap();
+                    let estimate = nodes(&plan, 100, 1);
+                    if plan.is_empty() {
+                        empty += 1;
+                        assert_eq!(estimate.nodes, 0.0, "n = {n}, {symmetry}, depth {depth}");
+                    }
+                    assert!(estimate.nodes.is_finite());
+                }
+            }
+        }
+        assert!(empty > 0, "no empty plan was tried");
     }
 
     #[test]

@@ -16,8 +16,8 @@ use std::ops::Range;
 use self::kernel::{count_scalar, lanes, Kernel};
 use self::plan::{Plan, Subproblem};
 use super::{Engine, EngineId, Fingerprint};
+use crate::problem::Error;
 use crate::reduce::Tally;
-use crate::Error;
 
 /// The version of the backtracking engine's work items: bumped whenever
 /// the plan's order or its cut into items changes, so that a journal or
@@ -35,10 +35,13 @@ impl Backtrack {
     /// The engine counting `plan` with `kernel`.
     ///
     /// # Errors
-    /// [`Error::KernelUnavailable`] if this machine cannot run `kernel`.
+    /// [`Error::CpuLacks`] if this machine cannot run `kernel`.
     pub fn new(plan: Plan, kernel: Kernel) -> Result<Backtrack, Error> {
         if !kernel.available() {
-            return Err(Error::KernelUnavailable { kernel });
+            return Err(Error::CpuLacks {
+                path: "lanes kernel",
+                needs: kernel.needs(),
+            });
         }
         Ok(Backtrack { plan, kernel })
     }

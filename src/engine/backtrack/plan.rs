@@ -39,9 +39,9 @@
 
 use std::ops::{ControlFlow, Range};
 
-use super::state::{full_mask, State};
+use super::state::{full_mask, Placed, State};
 use super::symmetry::{corner_candidates, Side};
-use crate::{Error, Symmetry};
+use crate::problem::{check_board_size, Error, Symmetry};
 
 /// How many work items per thread the automatic split depth aims for.
 ///
@@ -66,38 +66,6 @@ pub const MIN_ITEMS: usize = 64;
 
 /// The longest run of subproblems in one work item.
 pub const MAX_RUN: usize = 64;
-
-/// The columns of the queens placed so far, five bits a row, twenty bytes
-/// for the 32 rows of the largest board.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct Placed([u32; 5]);
-
-impl Placed {
-    /// The placement with row `row`'s queen added at the one-bit column
-    /// `bit` (the row must be empty).
-    #[inline]
-    pub fn with(self, row: usize, bit: u32) -> Placed {
-        debug_assert_eq!(bit.count_ones(), 1);
-        debug_assert_eq!(self.column(row), 0);
-        let (word, shift) = (5 * row / 32, 5 * row % 32);
-        let value = u64::from(bit.trailing_zeros()) << shift;
-        let mut words = self.0;
-        words[word] |= value as u32;
-        if let Some(next) = words.get_mut(word + 1) {
-            *next |= (value >> 32) as u32;
-        }
-        Placed(words)
-    }
-
-    /// The column of row `row`'s queen (0 for a row not placed).
-    #[inline]
-    pub fn column(&self, row: usize) -> u32 {
-        let (word, shift) = (5 * row / 32, 5 * row % 32);
-        let low = u64::from(self.0[word]);
-        let high = u64::from(self.0.get(word + 1).copied().unwrap_or(0));
-        ((low | high << 32) >> shift) as u32 & 31
-    }
-}
 
 /// What the completions of a run of subproblems are worth; subproblems of
 /// one family share their row rules.
@@ -190,7 +158,7 @@ impl Plan {
     /// `1 <= depth <= n`; [`Error::PlanTooLarge`] if the plan would hold
     /// more than [`MAX_SUBPROBLEMS`].
     pub fn new(n: usize, depth: usize, symmetry: Symmetry) -> Result<Plan, Error> {
-        crate::check_board_size(n)?;
+        check_board_size(n)?;
         if !(1..=n).contains(&depth) {
             return Err(Error::Depth { depth, n });
         }
@@ -227,7 +195,7 @@ impl Plan {
 
     /// The automatic depth and its plan's size.
     fn auto_shape(n: usize, symmetry: Symmetry, threads: usize) -> Result<(usize, usize), Error> {
-        crate::check_board_size(n)?;
+        check_board_size(n)?;
         let wanted = ITEMS_PER_THREAD.saturating_mul(threads.max(1));
         let mut depth = 1;
         let mut fits = None;
@@ -321,8 +289,9 @@ impl Plan {
         self.stored.len()
     }
 
-    /// Whether the plan has no subproblem (boards without a solution can
-    /// still have subproblems; only a plan of no rows would be empty).
+    /// Whether the plan has no subproblem: n = 2 and 3, where no second
+    /// queen fits beside the first (other boards without a solution can
+    /// still have subproblems).
     pub fn is_empty(&self) -> bool {
         self.stored.is_empty()
     }

@@ -1,7 +1,7 @@
 //! A partial placement as three bit masks, seen from the next empty row: the
 //! one representation the plan, the symmetry branches and every kernel share.
 
-use crate::MAX_N;
+use crate::problem::MAX_N;
 
 /// A partial placement, seen from the next empty row.
 ///
@@ -58,6 +58,38 @@ pub fn full_mask(n: usize) -> u32 {
         0
     } else {
         u32::MAX >> (MAX_N - n)
+    }
+}
+
+/// The columns of the queens placed so far, five bits a row, twenty bytes
+/// for the 32 rows of the largest board.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Placed([u32; 5]);
+
+impl Placed {
+    /// The placement with row `row`'s queen added at the one-bit column
+    /// `bit` (the row must be empty).
+    #[inline]
+    pub fn with(self, row: usize, bit: u32) -> Placed {
+        debug_assert_eq!(bit.count_ones(), 1);
+        debug_assert_eq!(self.column(row), 0);
+        let (word, shift) = (5 * row / 32, 5 * row % 32);
+        let value = u64::from(bit.trailing_zeros()) << shift;
+        let mut words = self.0;
+        words[word] |= value as u32;
+        if let Some(next) = words.get_mut(word + 1) {
+            *next |= (value >> 32) as u32;
+        }
+        Placed(words)
+    }
+
+    /// The column of row `row`'s queen (0 for a row not placed).
+    #[inline]
+    pub fn column(&self, row: usize) -> u32 {
+        let (word, shift) = (5 * row / 32, 5 * row % 32);
+        let low = u64::from(self.0[word]);
+        let high = u64::from(self.0.get(word + 1).copied().unwrap_or(0));
+        ((low | high << 32) >> shift) as u32 & 31
     }
 }
 

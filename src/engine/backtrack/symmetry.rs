@@ -38,10 +38,9 @@
 //! No solution with n ≥ 2 is fixed by a reflection.
 
 use super::kernel::scalar::count_subtree;
-use super::plan::Placed;
-use super::state::{full_mask, State};
+use super::state::{full_mask, Placed, State};
+use crate::problem::MAX_N;
 use crate::reduce::Classes;
-use crate::MAX_N;
 
 /// How many bottom rows of the side branch are unrolled into nested loops.
 pub const SIDE_TAIL_ROWS: usize = 11;

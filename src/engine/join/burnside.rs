@@ -23,7 +23,7 @@ pub fn fixed(n: usize) -> Fixed {
 
 /// The solutions fixed by the rotation by `step` quarter turns (1 or 2).
 fn count_fixed(n: usize, step: usize) -> u64 {
-    assert!((1..=crate::MAX_N).contains(&n));
+    assert!((1..=crate::problem::MAX_N).contains(&n));
     let mut search = Search {
         n,
         step,

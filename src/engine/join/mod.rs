@@ -57,8 +57,8 @@ use rayon::prelude::*;
 use self::pairs::PairCounter;
 use self::quarter::QuarterTable;
 use super::{Engine, EngineId, Fingerprint};
+use crate::problem::{check_board_size, Error, Symmetry};
 use crate::reduce::Tally;
-use crate::{Error, Symmetry};
 
 /// The version of the join's work items: bumped whenever the frames, the
 /// items or their order change.
@@ -304,7 +304,7 @@ impl Join {
     /// threads, planned without allocating the tables.
     ///
     /// # Errors
-    /// [`Error::BoardSize`] unless 1 <= n <= [`MAX_N`](crate::MAX_N);
+    /// [`Error::BoardSize`] unless 1 <= n <= [`MAX_N`](crate::problem::MAX_N);
     /// [`Error::JoinTooLarge`] for quarters over [`LARGEST_QUARTER`].
     pub fn plan(n: usize, threads: usize) -> Result<MemoryPlan, Error> {
         Ok(Self::layout(n, threads)?.memory)
@@ -316,11 +316,14 @@ impl Join {
     ///
     /// # Errors
     /// As [`Join::plan`], and [`Error::JoinMemory`] if the plan needs more
-    /// than `max_memory`; [`Error::PairCounterUnavailable`] if this CPU
-    /// does not run `counter`.
+    /// than `max_memory`; [`Error::CpuLacks`] if this CPU does not run
+    /// `counter`.
     pub fn new(n: usize, counter: PairCounter, max_memory: u64) -> Result<Join, Error> {
         if !counter.available() {
-            return Err(Error::PairCounterUnavailable { counter });
+            return Err(Error::CpuLacks {
+                path: "AVX-512 pair counter",
+                needs: crate::engine::cpu::AVX512_PAIRS_NEEDS,
+            });
         }
         let threads = rayon::current_num_threads();
         let Layout {
@@ -361,9 +364,7 @@ impl Join {
     /// The frames, the items (sorted by cost), their costs and the memory
     /// plan; the table is only walked to be sized.
     fn layout(n: usize, threads: usize) -> Result<Layout, Error> {
-        if !(1..=crate::MAX_N).contains(&n) {
-            return Err(Error::BoardSize { n });
-        }
+        check_board_size(n)?;
         let h = n / 2;
         if h > LARGEST_QUARTER {
             return Err(Error::JoinTooLarge {
@@ -921,8 +922,7 @@ impl Engine for Join {
                 Some(item) => tally.weighted += u128::from(self.count_item(item)),
                 None => {
                     if self.n < SMALLEST_JOINED {
-                        tally.weighted +=
-                            u128::from(crate::reference::bitmask::count_recursive(self.n));
+                        tally.weighted += u128::from(count_small(self.n));
                     }
                     tally.add(Tally {
                         fixed: Some(burnside::fixed(self.n)),
@@ -933,6 +933,30 @@ impl Engine for Join {
         }
         tally
     }
+}
+
+/// The solutions of a board too small to be cut into halves (n < 4), by
+/// trying every column in every row: at most 3³ placements.
+fn count_small(n: usize) -> u64 {
+    fn place(n: usize, row: usize, columns: &mut Vec<usize>) -> u64 {
+        if row == n {
+            return 1;
+        }
+        let mut count = 0;
+        for column in 0..n {
+            let attacked = columns
+                .iter()
+                .enumerate()
+                .any(|(r, &c)| c == column || row - r == column.abs_diff(c));
+            if !attacked {
+                columns.push(column);
+                count += place(n, row + 1, columns);
+                columns.pop();
+            }
+        }
+        count
+    }
+    place(n, 0, &mut Vec::with_capacity(n))
 }
 
 #[cfg(test)]

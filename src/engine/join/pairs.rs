@@ -14,14 +14,15 @@
 /// Bits per chunk of the precomputed ANDs.
 const CHUNK: usize = 5;
 
+use crate::engine::cpu;
+
 /// Below this many patterns on the smaller side, the double loop is
 /// faster than building a block's tables.
 const NAIVE_BELOW: usize = 24;
 
 /// The ways to count disjoint pairs of patterns.
-#[derive(
-    Clone, Copy, Debug, PartialEq, Eq, Hash, clap::ValueEnum, serde::Serialize, serde::Deserialize,
-)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 #[serde(rename_all = "kebab-case")]
 pub enum PairCounter {
     /// 64 patterns a block in `u64` words: any CPU.
@@ -41,12 +42,10 @@ impl PairCounter {
     }
 
     /// The fastest counter this CPU runs: AVX-512 where it has it (unless
-    /// [`NO_LANES_VAR`](crate::engine::backtrack::kernel::NO_LANES_VAR) is
-    /// set, which keeps every engine on its portable path), else portable.
+    /// [`NO_LANES_VAR`](crate::engine::cpu::NO_LANES_VAR) is set, which
+    /// keeps every engine on its portable path), else portable.
     pub fn fastest() -> PairCounter {
-        let off = std::env::var_os(crate::engine::backtrack::kernel::NO_LANES_VAR)
-            .is_some_and(|v| v != "0");
-        if wide_available() && !off {
+        if wide_available() && !cpu::vectors_off() {
             PairCounter::Avx512
         } else {
             PairCounter::Portable
@@ -114,14 +113,7 @@ impl std::fmt::Display for PairCounter {
 
 /// Whether this CPU counts pairs in AVX-512 registers.
 pub fn wide_available() -> bool {
-    #[cfg(target_arch = "x86_64")]
-    {
-        std::is_x86_feature_detected!("avx512f") && std::is_x86_feature_detected!("avx512vpopcntdq")
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        false
-    }
+    cpu::avx512_pairs()
 }
 
 /// The pairs of `a` and `b` with no common bit, by the double loop.

@@ -56,14 +56,7 @@ const BUFFER_PIECES: usize = 4096;
 
 /// Whether this machine can run the lanes (AVX-512 F and CD).
 pub fn available() -> bool {
-    #[cfg(target_arch = "x86_64")]
-    {
-        std::is_x86_feature_detected!("avx512f") && std::is_x86_feature_detected!("avx512cd")
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        false
-    }
+    crate::engine::cpu::avx512_lanes()
 }
 
 /// Counts subproblems of one family (a work item) in the lanes, exactly as

@@ -8,18 +8,12 @@ pub mod scalar;
 
 use super::plan::{Family, Subproblem};
 use super::symmetry::{corner_search, Side};
+use crate::engine::cpu;
 use crate::reduce::{Classes, Tally};
 
-/// The environment variable that turns the lanes off where the default
-/// kernel is chosen ([`Kernel::fastest`]): set to anything but `0`, the
-/// default is [`Kernel::Scalar`]. For testing the scalar path on machines
-/// with AVX-512; a kernel asked for by name is not affected.
-pub const NO_LANES_VAR: &str = "NQUEENS_NO_LANES";
-
 /// Which kernels count each subproblem.
-#[derive(
-    Clone, Copy, Debug, PartialEq, Eq, Hash, clap::ValueEnum, serde::Serialize, serde::Deserialize,
-)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 #[serde(rename_all = "kebab-case")]
 pub enum Kernel {
     /// The scalar kernels, one subtree at a time: any CPU.
@@ -44,15 +38,23 @@ impl Kernel {
     pub fn available(self) -> bool {
         match self {
             Kernel::Scalar => true,
-            Kernel::Lanes => lanes::available(),
+            Kernel::Lanes => cpu::avx512_lanes(),
+        }
+    }
+
+    /// What the kernel needs of the CPU, for a refusal.
+    pub fn needs(self) -> &'static str {
+        match self {
+            Kernel::Scalar => "nothing",
+            Kernel::Lanes => cpu::AVX512_LANES_NEEDS,
         }
     }
 
     /// The fastest kernel this machine runs: the lanes where the CPU has
-    /// AVX-512 F and CD (unless [`NO_LANES_VAR`] is set), else scalar.
+    /// AVX-512 F and CD (unless [`NO_LANES_VAR`](cpu::NO_LANES_VAR) is
+    /// set), else scalar.
     pub fn fastest() -> Kernel {
-        let lanes_off = std::env::var_os(NO_LANES_VAR).is_some_and(|v| v != "0");
-        if lanes::available() && !lanes_off {
+        if cpu::avx512_lanes() && !cpu::vectors_off() {
             Kernel::Lanes
         } else {
             Kernel::Scalar

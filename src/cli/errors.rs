@@ -1,0 +1,74 @@
+//! The library's and the journal's errors as the user should see them:
+//! what a flag asked for is a usage error naming the flag (exit 2); what
+//! went wrong while counting fails the count (exit 1).
+
+use std::path::Path;
+
+use nqueens::exec::journal::JournalError;
+use nqueens::Error;
+
+use super::UsageError;
+
+/// A plan too large for memory is the `--depth` flag's fault (the automatic
+/// depth always fits), a join too large for memory `--max-memory`'s, a
+/// board past the join's largest `--algo`'s: usage errors naming the flag.
+/// Other errors pass through.
+pub fn usage_error(err: Error) -> anyhow::Error {
+    match err {
+        Error::PlanTooLarge {
+            n,
+            depth,
+            largest,
+            max_subproblems,
+        } => UsageError {
+            value: depth.to_string(),
+            flag: "--depth <K>",
+            rule: format!(
+                "the plan for n = {n} at this depth would hold more than {max_subproblems} \
+                 subproblems (1 GiB); the largest depth that fits is {largest}"
+            ),
+        }
+        .into(),
+        Error::JoinMemory { n, needed, limit } => UsageError {
+            value: nqueens::bytes(limit),
+            flag: "--max-memory <SIZE>",
+            rule: format!(
+                "is less than the join for n = {n} needs: {} (quarter table, items, and each \
+                 thread's half lists); allow more, use fewer --threads, or --algo parallel",
+                nqueens::bytes(needed)
+            ),
+        }
+        .into(),
+        Error::JoinTooLarge { .. } => UsageError {
+            value: "join".to_string(),
+            flag: "--algo <A>",
+            rule: err.to_string(),
+        }
+        .into(),
+        _ => err.into(),
+    }
+}
+
+/// A file that is no journal, one made for another count, or one another
+/// process is counting into, is a usage error (exit 2) naming the flag; a
+/// corrupt or unwritable one fails the count (exit 1).
+pub fn journal_error(err: JournalError, path: &Path) -> anyhow::Error {
+    let refused = |rule: String| {
+        UsageError {
+            value: path.display().to_string(),
+            flag: "--checkpoint <FILE>",
+            rule,
+        }
+        .into()
+    };
+    match err {
+        JournalError::NotAJournal { why, .. } => {
+            refused(format!("is not an nqueens journal ({why})"))
+        }
+        JournalError::Mismatch { differences, .. } => refused(format!(
+            "was made for another count: {}; use another file, or the flags it was made with",
+            differences.join(", ")
+        )),
+        other => other.into(),
+    }
+}

@@ -1,0 +1,172 @@
+//! `count`'s flags turned, once, into the job they imply: the algorithm
+//! (the library's [`choose`](nqueens::choose), after a resumed journal's
+//! engine and the flags only the backtracker takes), the options every
+//! later step counts with, and the thread count. Everything after this
+//! asks the job what will run; nothing decides it again.
+
+use std::path::Path;
+
+use nqueens::exec::journal::{self, Contents};
+use nqueens::{Algorithm, Options, Plan, Symmetry};
+
+use super::args::{reject_parallel_only, reject_serial, CountArgs};
+use super::errors::journal_error;
+use super::UsageError;
+
+/// The threads per shard the automatic depth of a sharded count plans for:
+/// every shard gets at least 64 work items for each of them.
+pub const SHARD_THREADS: usize = 16;
+
+/// What a count will run.
+pub struct Job {
+    /// The board size.
+    pub n: usize,
+    /// The options, with a concrete algorithm (never `auto`); for a resumed
+    /// journal, its depth and symmetry.
+    pub options: Options,
+    /// The threads of the pool the count runs on.
+    pub threads: usize,
+}
+
+impl Job {
+    /// Resolves `count`'s flags, refusing the ones that do not apply
+    /// before anything runs.
+    ///
+    /// # Errors
+    /// A [`UsageError`] naming the flag; a journal that cannot be read.
+    pub fn resolve(args: &CountArgs) -> anyhow::Result<Job> {
+        let threads = args.threads.unwrap_or_else(num_cpus::get);
+        // A journal resumed decides the plan: its engine, depth and symmetry.
+        let planned = match args.checkpoint.as_deref().filter(|p| p.exists()) {
+            Some(path) => Some(read_journal(path)?.header.fingerprint),
+            None => None,
+        };
+        let backtrack_only =
+            args.depth.is_some() || args.kernel.is_some() || args.symmetry.is_some();
+        let asked = match (args.algo, planned) {
+            (Some(algorithm), _) => algorithm,
+            (None, Some(planned)) => Algorithm::of_engine(planned.engine),
+            (None, None) if backtrack_only => Algorithm::Parallel,
+            (None, None) => Algorithm::Auto,
+        };
+        check_flags(args, asked)?;
+        let mut options = Options {
+            algorithm: asked,
+            symmetry: args
+                .symmetry
+                .or(planned.map(|p| p.symmetry))
+                .unwrap_or_default(),
+            depth: args.depth,
+            kernel: args.kernel,
+            max_memory: args.max_memory,
+        };
+        let choice = nqueens::choose(args.n, &options, threads)?;
+        if let Some(memory) = choice.join_memory {
+            eprintln!(
+                "note: the join for n = {} would need {} of memory, more than the {} it may \
+                 take; counting by backtracking instead",
+                args.n,
+                nqueens::bytes(memory.needed_bytes),
+                nqueens::bytes(memory.limit_bytes)
+            );
+        }
+        options.algorithm = choice.algorithm;
+        if options.algorithm == Algorithm::Parallel {
+            options.depth = options.depth.or(planned.map(|p| p.depth));
+        }
+        Ok(Job {
+            n: args.n,
+            options,
+            threads,
+        })
+    }
+
+    /// Fixes the backtracker's depth when the flags and the journal leave
+    /// it open, for a count whose items must not depend on this machine:
+    /// shards, which run on machines of any size, plan for
+    /// [`SHARD_THREADS`] threads per shard, the same everywhere; a journal
+    /// or an MPI run plans for `threads`, and keeps that plan on resuming.
+    pub fn settle_depth(&mut self, shards: Option<usize>, threads: usize) -> anyhow::Result<()> {
+        let threads = match shards {
+            Some(shards) => SHARD_THREADS.saturating_mul(shards),
+            None => threads,
+        };
+        if self.options.depth.is_none() && self.options.algorithm == Algorithm::Parallel {
+            self.options.depth = Some(Plan::auto_depth(self.n, self.options.symmetry, threads)?);
+        }
+        Ok(())
+    }
+}
+
+fn read_journal(path: &Path) -> anyhow::Result<Contents> {
+    journal::read(path).map_err(|e| journal_error(e, path))
+}
+
+/// Refuses the flags that do not apply to `algorithm` (as asked: `auto`
+/// takes what the engines it may choose take).
+fn check_flags(args: &CountArgs, algorithm: Algorithm) -> Result<(), UsageError> {
+    let parallel_only = [
+        ("--depth <K>", args.depth.map(|k| k.to_string())),
+        ("--symmetry <S>", args.symmetry.map(|s| s.to_string())),
+        ("--kernel <KERNEL>", args.kernel.map(|k| k.to_string())),
+    ];
+    reject_parallel_only(algorithm, parallel_only)?;
+    let pooled_only = [
+        ("--threads <T>", args.threads.map(|t| t.to_string())),
+        ("--unique", args.unique.then(|| "true".to_string())),
+        (
+            "--checkpoint <FILE>",
+            args.checkpoint.as_ref().map(|p| p.display().to_string()),
+        ),
+        ("--shard <I/M>", args.shard.map(|(i, m)| format!("{i}/{m}"))),
+        ("--mpi", args.mpi.then(|| "true".to_string())),
+    ];
+    reject_serial(algorithm, pooled_only)?;
+    if let (Some(bytes), false) = (
+        args.max_memory,
+        matches!(algorithm, Algorithm::Join | Algorithm::Auto),
+    ) {
+        return Err(UsageError {
+            value: bytes.to_string(),
+            flag: "--max-memory <SIZE>",
+            rule: format!("applies only to --algo join or auto, not {algorithm}"),
+        });
+    }
+    if let (true, Some((i, m))) = (args.unique, args.shard) {
+        return Err(UsageError {
+            value: format!("{i}/{m}"),
+            flag: "--shard <I/M>",
+            rule: "counts a part of the total: ask `nqueens merge --unique` for the unique \
+                   solutions, not --unique here"
+                .to_string(),
+        });
+    }
+    if let Some(kernel) = args.kernel.filter(|k| !k.available()) {
+        return Err(UsageError {
+            value: kernel.to_string(),
+            flag: "--kernel <KERNEL>",
+            rule: "needs AVX-512 F and CD, which this CPU lacks; scalar runs on any CPU"
+                .to_string(),
+        });
+    }
+    if let Some(symmetry) = args
+        .symmetry
+        .filter(|&s| args.unique && s != Symmetry::Full)
+    {
+        return Err(UsageError {
+            value: symmetry.to_string(),
+            flag: "--symmetry <S>",
+            rule: "must be full with --unique".to_string(),
+        });
+    }
+    if let Some(depth) = args.depth {
+        if !(1..=args.n).contains(&depth) {
+            return Err(UsageError {
+                value: depth.to_string(),
+                flag: "--depth <K>",
+                rule: format!("must be in 1..={n} for n = {n}", n = args.n),
+            });
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,92 @@
+//! `nqueens merge FILE...`: shard files summed, after checking that they
+//! make one whole count, and reported like `count`.
+
+use anyhow::Context;
+use nqueens::engine::EngineId;
+use nqueens::exec::merge::{self, MergeError};
+use nqueens::exec::shard;
+use nqueens::{Count, Counted, Kernel, PairCounter, Plan, Symmetry};
+use serde::Serialize;
+
+use super::args::MergeArgs;
+use super::report::{print, write_report, Report};
+use super::{Mismatch, UsageError};
+
+/// `nqueens merge FILE...`.
+pub fn run(args: MergeArgs) -> anyhow::Result<()> {
+    let mut files = Vec::with_capacity(args.files.len());
+    for path in &args.files {
+        let file = shard::read(path).map_err(|e| UsageError {
+            value: path.display().to_string(),
+            flag: "<FILE>...",
+            rule: e.why,
+        })?;
+        files.push((path.display().to_string(), file));
+    }
+    let merged = merge::merge(&files).map_err(|e| match e {
+        MergeError::Nothing => anyhow::Error::from(e),
+        other => Mismatch(other.to_string()).into(),
+    })?;
+    let f = merged.fingerprint;
+    let full = f.symmetry == Symmetry::Full;
+    let join = f.engine == EngineId::Join;
+    if args.unique && !full {
+        return Err(UsageError {
+            value: "true".to_string(),
+            flag: "--unique",
+            rule: format!(
+                "needs shards counted with full symmetry; these used {}",
+                f.symmetry
+            ),
+        }
+        .into());
+    }
+    let total_items = files[0].1.total_items;
+    let counter = merged.kernel.as_deref();
+    let counted = Counted {
+        items: total_items,
+        subproblems: if join {
+            total_items.saturating_sub(1)
+        } else {
+            Plan::size(f.n, f.depth, f.symmetry, usize::MAX).unwrap_or(0)
+        },
+        kernel: counter.and_then(|k| Kernel::ALL.into_iter().find(|x| x.name() == k)),
+        pair_counter: counter.and_then(|k| {
+            [PairCounter::Portable, PairCounter::Avx512]
+                .into_iter()
+                .find(|x| x.name() == k)
+        }),
+        planned_bytes: None,
+        threads: merged.threads,
+        elapsed_s: merged.elapsed_s,
+    };
+    let mut count = Count::of_tally(&f, &merged.tally, counted).context("the merged count")?;
+    count.peak_bytes = None; // the shards' memory, not this process's
+    let report = MergeReport {
+        report: Report::new(count, args.unique),
+        shards: merged.shards,
+        duplicates: merged.duplicates,
+    };
+    print(&report, args.json, |report, out| {
+        write_report(out, &report.report)?;
+        writeln!(
+            out,
+            "  merged       {} shard(s){}; threads and elapsed are the shards' added up",
+            report.shards,
+            match report.duplicates {
+                0 => String::new(),
+                d => format!(", {d} agreeing duplicate(s) counted once"),
+            }
+        )
+    })?;
+    report.report.check()
+}
+
+/// What `merge --json` prints: a count's report and the shards merged.
+#[derive(Serialize)]
+struct MergeReport {
+    #[serde(flatten)]
+    report: Report,
+    shards: usize,
+    duplicates: usize,
+}

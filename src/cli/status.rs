@@ -1,0 +1,217 @@
+//! `nqueens status FILE`: what a journal (`count --checkpoint`) or a shard
+//! file (`count --shard --out`) holds: the plan, the work done, the partial
+//! total, the time spent and left.
+
+use std::io::{self, Write};
+use std::path::Path;
+
+use nqueens::engine::backtrack::Backtrack;
+use nqueens::exec::journal::{self, Contents, Header, JournalError};
+use nqueens::exec::shard::{self, ShardFile};
+use nqueens::{Engine, EngineId, Fingerprint, Join, Kernel, Plan, Symmetry};
+use serde::Serialize;
+
+use super::args::StatusArgs;
+use super::report::{duration, print};
+use super::UsageError;
+
+/// `nqueens status FILE`.
+pub fn run(args: StatusArgs) -> anyhow::Result<()> {
+    let path = args.file.as_path();
+    let bad = |why: String| UsageError {
+        value: path.display().to_string(),
+        flag: "<FILE>",
+        rule: why,
+    };
+    let bytes = std::fs::read(path).map_err(|e| bad(format!("cannot be read: {e}")))?;
+    if bytes.starts_with(journal::MAGIC.as_bytes()) {
+        let contents = journal::read(path).map_err(|e| match e {
+            JournalError::NotAJournal { why, .. } => bad(why).into(),
+            other => anyhow::Error::from(other),
+        })?;
+        let status = JournalStatus::new(path, &contents);
+        print(&status, args.json, JournalStatus::write_text)
+    } else {
+        let file = shard::read(path).map_err(|e| {
+            bad(format!(
+                "is neither an nqueens journal nor a shard file ({})",
+                e.why
+            ))
+        })?;
+        let status = ShardStatus::new(path, file)?;
+        print(&status, args.json, ShardStatus::write_text)
+    }
+}
+
+/// What `status` says of a journal.
+#[derive(Serialize)]
+struct JournalStatus {
+    kind: &'static str,
+    path: String,
+    #[serde(flatten)]
+    header: Header,
+    done_items: usize,
+    complete: bool,
+    /// The solutions in the finished items (a decimal string).
+    partial_total: String,
+    partial_unique: Option<u64>,
+    wall_s: f64,
+    /// Wall seconds left at the pace so far, by the items' estimated cost.
+    estimated_left_s: Option<f64>,
+    records: usize,
+    torn_last_record: bool,
+}
+
+impl JournalStatus {
+    fn new(path: &Path, contents: &Contents) -> JournalStatus {
+        let header = contents.header.clone();
+        let fingerprint = header.fingerprint;
+        let full = fingerprint.symmetry == Symmetry::Full;
+        let left = if contents.is_complete() {
+            Some(0.0)
+        } else {
+            estimate_left(contents)
+        };
+        JournalStatus {
+            kind: "journal",
+            path: path.display().to_string(),
+            done_items: contents.done_items(),
+            complete: contents.is_complete(),
+            partial_total: contents.tally.total().to_string(),
+            partial_unique: (full && fingerprint.engine == EngineId::Backtrack)
+                .then(|| contents.tally.classes.unique()),
+            wall_s: contents.wall_s,
+            estimated_left_s: left,
+            records: contents.records,
+            torn_last_record: contents.torn,
+            header,
+        }
+    }
+}
+
+/// The wall time left at the pace so far: the time spent, scaled by the
+/// estimated cost of the items left over that of the items done.
+fn estimate_left(contents: &Contents) -> Option<f64> {
+    let f = contents.header.fingerprint;
+    let cost: Box<dyn Fn(usize) -> f64> = match f.engine {
+        EngineId::Backtrack => {
+            let plan = Plan::new(f.n, f.depth, f.symmetry).ok()?;
+            let engine = Backtrack::new(plan, Kernel::Scalar).ok()?;
+            if engine.fingerprint() != f {
+                return None;
+            }
+            Box::new(move |i| engine.cost(i))
+        }
+        EngineId::Join => {
+            let costs = Join::costs(f.n).ok()?;
+            Box::new(move |i| costs.get(i).copied().unwrap_or(0.0))
+        }
+    };
+    let done: f64 = contents
+        .done
+        .iter()
+        .flat_map(|r| r.clone())
+        .map(&cost)
+        .sum();
+    let left: f64 = contents.remaining().map(&cost).sum();
+    (done > 0.0 && contents.wall_s > 0.0).then(|| contents.wall_s * left / done)
+}
+
+/// What `status` says of a shard file: its fields, with `kind` "shard"
+/// (like the journal's "journal") and its path.
+#[derive(Serialize)]
+#[serde(transparent)]
+struct ShardStatus {
+    #[serde(skip)]
+    file: ShardFile,
+    #[serde(skip)]
+    path: String,
+    json: serde_json::Value,
+}
+
+impl ShardStatus {
+    fn new(path: &Path, file: ShardFile) -> anyhow::Result<ShardStatus> {
+        let mut json = serde_json::to_value(&file)?;
+        json["kind"] = "shard".into();
+        json["path"] = path.display().to_string().into();
+        Ok(ShardStatus {
+            file,
+            path: path.display().to_string(),
+            json,
+        })
+    }
+}
+
+impl JournalStatus {
+    fn write_text(&self, out: &mut dyn Write) -> io::Result<()> {
+        let f = &self.header.fingerprint;
+        let range = self.header.range();
+        writeln!(out, "journal {}", self.path)?;
+        write_plan(out, f)?;
+        if range.len() != self.header.total_items {
+            writeln!(
+                out,
+                "  shard items  {}..{} of {}",
+                range.start, range.end, self.header.total_items
+            )?;
+        }
+        let percent = 100.0 * self.done_items as f64 / range.len().max(1) as f64;
+        writeln!(
+            out,
+            "  items done   {} of {} ({percent:.1}%){}",
+            self.done_items,
+            range.len(),
+            if self.complete { ", complete" } else { "" }
+        )?;
+        writeln!(out, "  solutions    {} so far", self.partial_total)?;
+        if let Some(unique) = self.partial_unique {
+            writeln!(out, "  unique       {unique} so far")?;
+        }
+        writeln!(out, "  time spent   {}", duration(self.wall_s))?;
+        match self.estimated_left_s {
+            Some(left) => writeln!(out, "  time left    about {} at this pace", duration(left))?,
+            None => writeln!(out, "  time left    unknown until an item finishes")?,
+        }
+        if self.torn_last_record {
+            writeln!(
+                out,
+                "  note         its last record was torn; resuming drops it"
+            )?;
+        }
+        writeln!(out, "  written by   {}", self.header.program)
+    }
+}
+
+impl ShardStatus {
+    fn write_text(&self, out: &mut dyn Write) -> io::Result<()> {
+        let file = &self.file;
+        writeln!(
+            out,
+            "shard {}/{} {}",
+            file.shard[0], file.shard[1], self.path
+        )?;
+        write_plan(out, &file.fingerprint)?;
+        writeln!(
+            out,
+            "  items        {}..{} of {}, complete",
+            file.items[0], file.items[1], file.total_items
+        )?;
+        writeln!(out, "  solutions    {} (its part of the total)", file.total)?;
+        writeln!(
+            out,
+            "  time spent   {} on {} thread(s), {} kernel",
+            duration(file.elapsed_s),
+            file.threads,
+            file.kernel
+        )?;
+        writeln!(out, "  machine      {} ({})", file.host, file.cpu)?;
+        writeln!(out, "  written by   {}", file.program)
+    }
+}
+
+fn write_plan(out: &mut dyn Write, f: &Fingerprint) -> io::Result<()> {
+    writeln!(out, "  n            {}", f.n)?;
+    writeln!(out, "  engine       {}", f.engine)?;
+    writeln!(out, "  symmetry     {}", f.symmetry)?;
+    writeln!(out, "  split depth  {}", f.depth)
+}

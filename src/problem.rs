@@ -1,0 +1,199 @@
+//! The floor every room stands on: the board-size rule, the symmetry
+//! names, the one error type, and the program's name as files record it.
+//!
+//! Nothing here names an engine, an executor or the command line; every
+//! other module may import from here, and this module imports from none of
+//! them.
+
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+/// This program and the revision it was built from, e.g.
+/// `nqueens 0.2.0 (git a23de1eafd)`: written into journals and shard files.
+pub const PROGRAM: &str = concat!(
+    "nqueens ",
+    env!("CARGO_PKG_VERSION"),
+    " (git ",
+    env!("NQUEENS_GIT_REVISION"),
+    ")"
+);
+
+/// The largest board every algorithm accepts: one bit per column in a `u32`.
+///
+/// Counts are exact up to it: a sum that would not fit in a `u64` is reported
+/// as [`Error::Overflow`], never wrapped. (The largest known count, n = 27,
+/// is 2.3 × 10¹⁷.)
+pub const MAX_N: usize = 32;
+
+/// Checks the board size: `1..=MAX_N`.
+///
+/// # Errors
+/// [`Error::BoardSize`] otherwise.
+pub fn check_board_size(n: usize) -> Result<(), Error> {
+    if (1..=MAX_N).contains(&n) {
+        Ok(())
+    } else {
+        Err(Error::BoardSize { n })
+    }
+}
+
+/// Which symmetries of the board the backtracking engine exploits.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
+#[serde(rename_all = "kebab-case")]
+pub enum Symmetry {
+    /// Search the whole tree.
+    None,
+    /// Search the left half of the first row and count it twice (the middle
+    /// column of an odd board with its second row halved the same way).
+    Mirror,
+    /// Search one board per orbit of the 8 symmetries of the square (corner /
+    /// side split) and weight it by the orbit's size; gives the unique count.
+    #[default]
+    Full,
+}
+
+impl Symmetry {
+    /// Every symmetry mode.
+    pub const ALL: [Symmetry; 3] = [Symmetry::None, Symmetry::Mirror, Symmetry::Full];
+
+    /// The name used on the command line and in results.
+    pub fn name(self) -> &'static str {
+        match self {
+            Symmetry::None => "none",
+            Symmetry::Mirror => "mirror",
+            Symmetry::Full => "full",
+        }
+    }
+}
+
+impl fmt::Display for Symmetry {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// What can go wrong. Every variant but [`Error::Burnside`] is a property
+/// of the request, not a bug.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum Error {
+    /// The board size is outside `1..=MAX_N`.
+    #[error("n must be in 1..={MAX_N}, got {n}")]
+    BoardSize {
+        /// The size asked for.
+        n: usize,
+    },
+    /// The split depth is outside `1..=n`.
+    #[error("the split depth must be in 1..={n} for n = {n}, got {depth}")]
+    Depth {
+        /// The depth asked for.
+        depth: usize,
+        /// The board size.
+        n: usize,
+    },
+    /// The count does not fit in a `u64`.
+    #[error("the number of solutions for n = {n} does not fit in 64 bits")]
+    Overflow {
+        /// The board size.
+        n: usize,
+    },
+    /// The split depth asks for a plan larger than the backtracking
+    /// engine's plans may be (1 GiB).
+    #[error(
+        "the plan for n = {n} at depth {depth} would hold more than {max_subproblems} \
+         subproblems (1 GiB); the largest depth that fits is {largest}"
+    )]
+    PlanTooLarge {
+        /// The board size.
+        n: usize,
+        /// The depth asked for.
+        depth: usize,
+        /// The deepest split that fits.
+        largest: usize,
+        /// The most subproblems a plan may hold.
+        max_subproblems: usize,
+    },
+    /// The join's quarter tables would be too large to index.
+    #[error(
+        "the join counts boards up to n = {largest} (its quarter table for n = {n} would hold \
+         more than 2^32 placements: 6.4e9, 48 GiB, at n = 26); use --algo parallel"
+    )]
+    JoinTooLarge {
+        /// The board size.
+        n: usize,
+        /// The largest board the join counts.
+        largest: usize,
+    },
+    /// The join would need more memory than it may take.
+    #[error(
+        "the join for n = {n} needs {} of memory (quarter table, items, and each thread's \
+         half lists), more than the {} it may take",
+        bytes(*needed),
+        bytes(*limit)
+    )]
+    JoinMemory {
+        /// The bytes it needs.
+        needed: u64,
+        /// The bytes it may take.
+        limit: u64,
+        /// The board size.
+        n: usize,
+    },
+    /// A vector path asked for by name needs CPU features this machine
+    /// lacks (the lanes kernel, the AVX-512 pair counter).
+    #[error("the {path} needs {needs}, which this CPU lacks")]
+    CpuLacks {
+        /// The path asked for, e.g. `lanes kernel`.
+        path: &'static str,
+        /// The features it needs, e.g. `AVX-512 F and CD`.
+        needs: &'static str,
+    },
+    /// The solutions fixed by the rotations do not fit the total: some count
+    /// is wrong (a bug, never a property of the request).
+    #[error("the counts for n = {n} do not fall into orbits (Burnside's lemma): a count is wrong")]
+    Burnside {
+        /// The board size.
+        n: usize,
+    },
+}
+
+/// A byte count for people: `512 B`, `3.4 MiB`, `1.2 GiB`.
+pub fn bytes(bytes: u64) -> String {
+    const UNITS: [&str; 5] = ["B", "KiB", "MiB", "GiB", "TiB"];
+    let mut value = bytes as f64;
+    let mut unit = 0;
+    while value >= 1024.0 && unit + 1 < UNITS.len() {
+        value /= 1024.0;
+        unit += 1;
+    }
+    if unit == 0 {
+        format!("{bytes} B")
+    } else {
+        format!("{value:.1} {}", UNITS[unit])
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn boards_from_one_to_max_n_are_accepted_and_no_others() {
+        assert_eq!(check_board_size(0), Err(Error::BoardSize { n: 0 }));
+        assert_eq!(check_board_size(1), Ok(()));
+        assert_eq!(check_board_size(MAX_N), Ok(()));
+        assert_eq!(
+            check_board_size(MAX_N + 1),
+            Err(Error::BoardSize { n: MAX_N + 1 })
+        );
+    }
+
+    #[test]
+    fn byte_counts_read_in_binary_units() {
+        assert_eq!(bytes(512), "512 B");
+        assert_eq!(bytes(1536), "1.5 KiB");
+        assert_eq!(bytes(3 << 30), "3.0 GiB");
+    }
+}

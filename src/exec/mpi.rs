@@ -52,9 +52,9 @@ pub fn coordinate<C: Communicator>(
     journal: Option<(&Journal, &Contents)>,
     progress: Progress<'_>,
 ) -> Result<Tally, JournalError> {
-    let (mut todo, mut tally, mut done, all) = match journal {
+    let (mut todo, mut tally, mut done, all): (Vec<usize>, _, _, _) = match journal {
         Some((_, contents)) => (
-            contents.remaining(),
+            contents.remaining().collect(),
             contents.tally,
             contents.done_items(),
             contents.header.range().len(),

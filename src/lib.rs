@@ -246,7 +246,7 @@ pub fn choose(n: usize, options: &Options, threads: usize) -> Result<Choice, Err
 
 /// The most memory the join may plan for under `options`: their limit,
 /// else what the machine has available now.
-fn memory_limit(options: &Options) -> u64 {
+pub fn memory_limit(options: &Options) -> u64 {
     options
         .max_memory
         .or_else(available_memory)

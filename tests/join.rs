@@ -318,3 +318,32 @@ fn a_join_resumes_from_its_journal_and_merges_from_shards() {
     }
     assert_eq!(merged["algorithm"], "join");
 }
+
+#[test]
+fn a_large_join_says_it_is_planning_within_a_second_or_so() {
+    // `count 22` printed nothing for about a minute (the quarter table
+    // sized three times, then 256 items timed for the forecast).
+    use std::io::{BufRead, BufReader};
+    use std::process::{Command as Process, Stdio};
+    use std::time::{Duration, Instant};
+    let start = Instant::now();
+    let mut child = Process::new(env!("CARGO_BIN_EXE_nqueens"))
+        .args(["count", "22", "--threads", "1"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let stderr = child.stderr.take().unwrap();
+    let (send, receive) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let mut first = String::new();
+        let _ = BufReader::new(stderr).read_line(&mut first);
+        let _ = send.send((first, start.elapsed()));
+    });
+    let first = receive.recv_timeout(Duration::from_secs(10));
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let (line, after) = first.expect("no line on stderr within 10 s");
+    assert!(line.starts_with("planning the count of n = 22"), "{line}");
+    assert!(after < Duration::from_secs(5), "first line after {after:?}");
+}

@@ -14,7 +14,8 @@ use std::time::Instant;
 
 use nqueens::engine::backtrack::estimate;
 use nqueens::engine::backtrack::plan::MAX_SUBPROBLEMS;
-use nqueens::{Algorithm, Kernel, Options, Plan, Symmetry};
+use nqueens::engine::join::{LARGEST_N, SLOW_LAYOUT_FROM};
+use nqueens::{Algorithm, Join, Kernel, Options, PairCounter, Plan, Symmetry};
 use serde::Serialize;
 
 use super::args::EstimateArgs;
@@ -31,19 +32,22 @@ pub const ANNOUNCE_AFTER_S: f64 = 60.0;
 /// must not look like a hung one), and hands it to the progress bar.
 /// `options` name the algorithm that will count (never `auto`); `share` is
 /// the part of the whole count still to do (a shard, a resumed journal).
+/// A join's forecast times items of `join`, the count's own engine, when
+/// one is given.
 pub fn announce(
     n: usize,
     options: &Options,
     threads: usize,
     share: f64,
+    join: Option<&Join>,
     bar: &progress::CountBar,
 ) -> anyhow::Result<()> {
     let options = Options {
         kernel: options.kernel.or(Some(Kernel::fastest())),
         ..*options
     };
-    let Some(estimate) = if_longer_than(ANNOUNCE_AFTER_S / share.max(1e-9), n, &options, threads)?
-    else {
+    let threshold = ANNOUNCE_AFTER_S / share.max(1e-9);
+    let Some(estimate) = if_longer_than(threshold, n, &options, threads, join)? else {
         return Ok(());
     };
     let seconds = estimate.estimated_s * share;
@@ -152,20 +156,37 @@ impl JoinEstimate {
     }
 }
 
-/// The join's forecast for the n×n board on `threads` threads: its table
-/// built and a sample of items timed on one thread.
-pub fn join_estimate(n: usize, threads: usize) -> anyhow::Result<JoinEstimate> {
-    let one = super::thread_pool(Some(1))?;
-    let options = Options {
-        algorithm: Algorithm::Join,
-        ..Options::default()
+/// Seconds `estimate --algo join` may spend timing its sample (beyond a
+/// first pass of a few items).
+const JOIN_ESTIMATE_BUDGET_S: f64 = 20.0;
+
+/// Seconds the forecast before a count may spend timing the join's items:
+/// a few percent of the shortest count that is announced.
+const JOIN_ANNOUNCE_BUDGET_S: f64 = 2.0;
+
+/// The join's forecast for the n×n board on `threads` threads: a sample
+/// of its items timed on the calling thread, within `budget_s` seconds, on
+/// `engine` (the count's own, whose table is built) or on a join built
+/// for the purpose.
+pub fn join_estimate(
+    n: usize,
+    threads: usize,
+    engine: Option<&Join>,
+    budget_s: f64,
+) -> anyhow::Result<JoinEstimate> {
+    let built;
+    let engine = match engine {
+        Some(engine) => engine,
+        None => {
+            let one = super::thread_pool(Some(1))?;
+            let limit = nqueens::memory_limit(&Options::default());
+            built = one
+                .install(|| Join::new(n, PairCounter::fastest(), limit))
+                .map_err(usage_error)?;
+            &built
+        }
     };
-    let sampled = one
-        .install(|| {
-            let engine = nqueens::build_engine(n, &options, 1)?;
-            Ok::<_, nqueens::Error>(nqueens::exec::sample::time_by_cost(&engine, JOIN_SAMPLES))
-        })
-        .map_err(usage_error)?;
+    let sampled = nqueens::exec::sample::time_within(engine, JOIN_SAMPLES, budget_s);
     let efficiency: f64 = if threads > 1 {
         PARALLEL_EFFICIENCY
     } else {
@@ -209,6 +230,14 @@ pub fn run(args: EstimateArgs) -> anyhow::Result<()> {
         symmetry: args.symmetry.unwrap_or_default(),
         ..Options::default()
     };
+    let slow = (SLOW_LAYOUT_FROM..=LARGEST_N).contains(&args.n);
+    if matches!(asked, Algorithm::Auto | Algorithm::Join) && slow {
+        eprintln!(
+            "estimate: the join for n = {} sizes its quarter table and times a sample of its \
+             items (a minute at most)…",
+            args.n
+        );
+    }
     let options = Options {
         algorithm: nqueens::choose(args.n, &options, threads)?.algorithm,
         ..options
@@ -228,7 +257,7 @@ pub fn run(args: EstimateArgs) -> anyhow::Result<()> {
             }
             .into());
         }
-        let estimate = join_estimate(args.n, threads)?;
+        let estimate = join_estimate(args.n, threads, None, JOIN_ESTIMATE_BUDGET_S)?;
         return print(&estimate, args.json, JoinEstimate::write_text);
     }
     let mut estimate = estimate(args.n, &options, threads)?;
@@ -425,11 +454,14 @@ fn optimistic_s(n: usize, options: &Options, threads: usize) -> anyhow::Result<f
 
 /// The forecast of a count that may take longer than `threshold_s`, or
 /// `None` for one that surely will not (decided in milliseconds).
+/// A join's forecast times items of `join`, the count's engine, when one
+/// is given.
 pub fn if_longer_than(
     threshold_s: f64,
     n: usize,
     options: &Options,
     threads: usize,
+    join: Option<&Join>,
 ) -> anyhow::Result<Option<Forecast>> {
     if options.algorithm == Algorithm::Join {
         // A board the join refuses is the count's to refuse.
@@ -440,7 +472,7 @@ pub fn if_longer_than(
         if optimistic < threshold_s / 4.0 {
             return Ok(None);
         }
-        let Ok(e) = join_estimate(n, threads) else {
+        let Ok(e) = join_estimate(n, threads, join, JOIN_ANNOUNCE_BUDGET_S) else {
             return Ok(None);
         };
         return Ok((e.estimated_s >= threshold_s).then(|| Forecast {

@@ -6,11 +6,13 @@
 
 use std::path::Path;
 
+use nqueens::engine::join::{LARGEST_N, SLOW_LAYOUT_FROM};
 use nqueens::exec::journal::{self, Contents};
-use nqueens::{Algorithm, Options, Plan, Symmetry};
+use nqueens::{Algorithm, Error, Join, Options, Plan, Symmetry};
 
 use super::args::{reject_parallel_only, reject_serial, CountArgs};
-use super::errors::journal_error;
+use super::errors::{journal_error, usage_error};
+use super::progress::CountBar;
 use super::UsageError;
 
 /// The threads per shard the automatic depth of a sharded count plans for:
@@ -34,7 +36,8 @@ impl Job {
     ///
     /// # Errors
     /// A [`UsageError`] naming the flag; a journal that cannot be read.
-    pub fn resolve(args: &CountArgs) -> anyhow::Result<Job> {
+    /// `bar` is told when the plan will take seconds.
+    pub fn resolve(args: &CountArgs, bar: Option<&CountBar>) -> anyhow::Result<Job> {
         let threads = args.threads.unwrap_or_else(num_cpus::get);
         // A journal resumed decides the plan: its engine, depth and symmetry.
         let planned = match args.checkpoint.as_deref().filter(|p| p.exists()) {
@@ -60,6 +63,11 @@ impl Job {
             kernel: args.kernel,
             max_memory: args.max_memory,
         };
+        let join_may_run = matches!(asked, Algorithm::Auto | Algorithm::Join);
+        let slow = (SLOW_LAYOUT_FROM..=LARGEST_N).contains(&args.n);
+        if let (true, true, Some(bar)) = (join_may_run, slow, bar) {
+            bar.planning(args.n, "the join sizes its quarter table");
+        }
         let choice = nqueens::choose(args.n, &options, threads)?;
         if let Some(memory) = choice.join_memory {
             eprintln!(
@@ -71,6 +79,19 @@ impl Job {
             );
         }
         options.algorithm = choice.algorithm;
+        if options.algorithm == Algorithm::Join {
+            // Refused now, before an estimate times a sample of a join that
+            // cannot run (54 s at n = 22 before the count said no).
+            let needed = Join::plan(args.n, threads).map_err(usage_error)?.total();
+            let limit = nqueens::memory_limit(&options);
+            if needed > limit {
+                return Err(usage_error(Error::JoinMemory {
+                    n: args.n,
+                    needed,
+                    limit,
+                }));
+            }
+        }
         if options.algorithm == Algorithm::Parallel {
             options.depth = options.depth.or(planned.map(|p| p.depth));
         }

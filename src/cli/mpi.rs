@@ -87,7 +87,7 @@ pub fn count(args: &CountArgs, mut job: Job) -> anyhow::Result<()> {
         return Ok(());
     }
     let start = Instant::now();
-    let bar = progress::CountBar::new();
+    let bar = progress::CountBar::new(n);
     let show = |phase| bar.show(phase);
     let tally = match args.checkpoint.as_deref() {
         Some(path) => {

@@ -1,5 +1,6 @@
 //! Progress on stderr: drawn only when stderr is a terminal, and only after
-//! a second, so that short counts stay quiet.
+//! a second, so that short counts stay quiet. Elsewhere (a log file, a
+//! batch job) a plan known to take seconds is said in one line first.
 
 use std::io::{self, IsTerminal};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -21,14 +22,20 @@ pub struct CountBar {
 }
 
 impl CountBar {
-    pub fn new() -> CountBar {
-        let bar = if io::stderr().is_terminal() {
+    /// The bar of a count of the n×n board, made before the count plans:
+    /// planning the join takes seconds from n = 22 (47 s at n = 25).
+    pub fn new(n: usize) -> CountBar {
+        let terminal = io::stderr().is_terminal();
+        let bar = if terminal {
             ProgressBar::with_draw_target(None, ProgressDrawTarget::hidden())
         } else {
             ProgressBar::hidden()
         };
-        bar.set_style(style("{elapsed_precise} {spinner} planning the split…"));
-        if io::stderr().is_terminal() {
+        bar.set_style(style(
+            "{elapsed_precise} {spinner} planning the count of n = {msg}…",
+        ));
+        bar.set_message(n.to_string());
+        if terminal {
             let shown = bar.clone();
             std::thread::spawn(move || {
                 std::thread::sleep(Duration::from_secs(1));
@@ -43,6 +50,16 @@ impl CountBar {
             counting: AtomicBool::new(false),
             estimate: Mutex::new(None),
             paced: AtomicBool::new(false),
+        }
+    }
+
+    /// Says what takes the plan seconds (`the join sizes its quarter
+    /// table`): on the spinner, or in one line where there is none.
+    pub fn planning(&self, n: usize, what: &str) {
+        if io::stderr().is_terminal() {
+            self.bar.set_message(format!("{n}: {what}"));
+        } else {
+            eprintln!("planning the count of n = {n}: {what}…");
         }
     }
 

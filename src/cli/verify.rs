@@ -31,7 +31,8 @@ pub fn run(args: VerifyArgs) -> anyhow::Result<()> {
         algorithm: nqueens::choose(args.max, &options, threads)?.algorithm,
         ..options
     };
-    if let Some(e) = estimate::if_longer_than(ANNOUNCE_VERIFY_AFTER_S, args.max, &largest, threads)?
+    if let Some(e) =
+        estimate::if_longer_than(ANNOUNCE_VERIFY_AFTER_S, args.max, &largest, threads, None)?
     {
         eprintln!(
             "estimate: the largest board, n = {}, should take about {} on {} thread(s), between {} and {}",

@@ -51,6 +51,7 @@ pub mod quarter;
 
 use std::cell::RefCell;
 use std::ops::Range;
+use std::sync::{Arc, Mutex};
 
 use rayon::prelude::*;
 
@@ -79,6 +80,14 @@ pub const REFLECT_FROM: usize = 18;
 /// for n = 24 and 25. Larger boards are refused (the 13×13 table holds
 /// 6.4 × 10⁹ placements).
 pub const LARGEST_QUARTER: usize = 12;
+
+/// The largest board the join counts.
+pub const LARGEST_N: usize = 2 * LARGEST_QUARTER + 1;
+
+/// The boards from which laying the join out (sizing its quarter table,
+/// bounding its items) takes more than a second: 1.8 s at n = 22, 17 s at
+/// n = 24, 47 s at n = 25 (2-core Xeon dev VM).
+pub const SLOW_LAYOUT_FROM: usize = 22;
 
 /// The columns of one half: where its quarters stand, and which of their
 /// columns are free.
@@ -213,6 +222,11 @@ pub struct MemoryPlan {
 }
 
 impl MemoryPlan {
+    /// The same plan on `threads` threads.
+    pub fn for_threads(self, threads: usize) -> MemoryPlan {
+        MemoryPlan { threads, ..self }
+    }
+
     /// All of it.
     pub fn total(&self) -> u64 {
         self.tables + self.items + self.per_thread * self.threads as u64
@@ -307,7 +321,7 @@ impl Join {
     /// [`Error::BoardSize`] unless 1 <= n <= [`MAX_N`](crate::problem::MAX_N);
     /// [`Error::JoinTooLarge`] for quarters over [`LARGEST_QUARTER`].
     pub fn plan(n: usize, threads: usize) -> Result<MemoryPlan, Error> {
-        Ok(Self::layout(n, threads)?.memory)
+        Ok(Self::layout(n)?.memory.for_threads(threads))
     }
 
     /// The join of the n×n board, counting pairs with `counter`, if its
@@ -326,15 +340,8 @@ impl Join {
             });
         }
         let threads = rayon::current_num_threads();
-        let Layout {
-            sizes,
-            splits,
-            frames,
-            groups,
-            items,
-            costs,
-            memory,
-        } = Self::layout(n, threads)?;
+        let layout = Self::layout(n)?;
+        let memory = layout.memory.for_threads(threads);
         if memory.total() > max_memory {
             return Err(Error::JoinMemory {
                 n,
@@ -346,30 +353,49 @@ impl Join {
         Ok(Join {
             n,
             h,
-            square: match sizes {
-                Some(sizes) => QuarterTable::from_sizes(&sizes),
+            square: match &layout.sizes {
+                Some(sizes) => QuarterTable::from_sizes(sizes),
                 None => QuarterTable::new(1, 1),
             },
-            splits,
-            frames,
-            groups,
-            items,
-            costs,
+            splits: layout.splits.clone(),
+            frames: layout.frames.clone(),
+            groups: layout.groups.clone(),
+            items: layout.items.clone(),
+            costs: layout.costs.clone(),
             counter,
             memory,
             reflect: n >= REFLECT_FROM,
         })
     }
 
+    /// The layout of the n×n board, worked out once a process: sizing the
+    /// quarter table takes seconds from n = 22 (54 s before this cache,
+    /// when the plan, the costs and the engine each sized it), and a count
+    /// asks for the memory plan, the costs and the engine in turn. The
+    /// last board laid out is kept (its cell sizes are in the memory plan).
+    fn layout(n: usize) -> Result<Arc<Layout>, Error> {
+        static LAID_OUT: Mutex<Option<(usize, Arc<Layout>)>> = Mutex::new(None);
+        let mut laid_out = LAID_OUT.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some((board, layout)) = laid_out.as_ref() {
+            if *board == n {
+                return Ok(Arc::clone(layout));
+            }
+        }
+        let layout = Arc::new(Self::lay_out(n)?);
+        *laid_out = Some((n, Arc::clone(&layout)));
+        Ok(layout)
+    }
+
     /// The frames, the items (sorted by cost), their costs and the memory
-    /// plan; the table is only walked to be sized.
-    fn layout(n: usize, threads: usize) -> Result<Layout, Error> {
+    /// plan for one thread; the table is only walked to be sized.
+    fn lay_out(n: usize) -> Result<Layout, Error> {
+        let threads = 1;
         check_board_size(n)?;
         let h = n / 2;
         if h > LARGEST_QUARTER {
             return Err(Error::JoinTooLarge {
                 n,
-                largest: 2 * LARGEST_QUARTER + 1,
+                largest: LARGEST_N,
             });
         }
         let scratch = 64 << 10; // a block's tables and the stack's share
@@ -419,7 +445,8 @@ impl Join {
             ..Bound::default()
         });
         let memory = MemoryPlan {
-            tables: sizes.table_bytes(),
+            // The table, and the cell sizes kept with the layout.
+            tables: sizes.table_bytes() + sizes.bytes(),
             items: (order.len() * (std::mem::size_of::<Item>() + 4)) as u64,
             // East, west, one side's halves off the long diagonals, lower
             // quarters.
@@ -446,11 +473,11 @@ impl Join {
     /// # Errors
     /// As [`Join::plan`].
     pub fn costs(n: usize) -> Result<Vec<f64>, Error> {
-        let costs = Self::layout(n, 1)?.costs;
-        let first = costs.last().map_or(1.0, |&c| f64::from(c));
+        let layout = Self::layout(n)?;
+        let first = layout.costs.last().map_or(1.0, |&c| f64::from(c));
         Ok([first]
             .into_iter()
-            .chain(costs.into_iter().map(f64::from))
+            .chain(layout.costs.iter().map(|&c| f64::from(c)))
             .collect())
     }
 

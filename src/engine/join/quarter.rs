@@ -83,6 +83,11 @@ impl CellSizes {
         self.sizes.iter().map(|&s| u64::from(s)).sum()
     }
 
+    /// The bytes the sizes themselves take.
+    pub fn bytes(&self) -> u64 {
+        4 * self.sizes.len() as u64
+    }
+
     /// The bytes the table of these sizes takes.
     pub fn table_bytes(&self) -> u64 {
         self.total() * std::mem::size_of::<Quarter>() as u64 + 4 * (self.sizes.len() as u64 + 1)

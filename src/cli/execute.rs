@@ -1,5 +1,7 @@
-//! Long runs from the command line: `count --checkpoint` (a journal, and
-//! resuming from it) and `count --shard I/M --out FILE`. (`count --mpi` is
+//! The one executor of a pooled count (the backtracking engine or the
+//! join): the engine built on the pool, its items counted there, plainly,
+//! recorded in a journal (`--checkpoint`, resumed from it) or cut to a
+//! shard (`--shard I/M --out FILE`), and reported. (`count --mpi` is
 //! [`mpi`](super::mpi); reading the files back, [`status`](super::status)
 //! and [`merge`](super::merge).)
 
@@ -18,8 +20,9 @@ use super::job::Job;
 use super::report::{print, print_report, Report};
 use super::{estimate, progress, signals, thread_pool};
 
-/// `count` with `--checkpoint` or `--shard`.
-pub fn count(args: &CountArgs, mut job: Job) -> anyhow::Result<()> {
+/// `count` on the pool: plain, with `--checkpoint` or with `--shard`.
+pub fn count(args: &CountArgs, mut job: Job, bar: progress::CountBar) -> anyhow::Result<()> {
+    let start = Instant::now();
     let pool = thread_pool(Some(job.threads))?;
     let threads = pool.current_num_threads();
     job.settle_depth(args.shard.map(|(_, shards)| shards), threads)?;
@@ -33,8 +36,6 @@ pub fn count(args: &CountArgs, mut job: Job) -> anyhow::Result<()> {
         Some((index, shards)) => shard::ranges(&engine, shards)[index - 1].clone(),
         None => 0..engine.items(),
     };
-    let start = Instant::now();
-    let bar = progress::CountBar::new();
     let show = |phase| bar.show(phase);
     let journal = match args.checkpoint.as_deref() {
         Some(path) => {
@@ -52,7 +53,12 @@ pub fn count(args: &CountArgs, mut job: Job) -> anyhow::Result<()> {
         Some((_, _, contents)) => cost(&mut contents.remaining()),
         None => cost(&mut items.clone()),
     };
-    estimate::announce(job.n, &options, threads, todo / whole.max(1e-9), &bar)?;
+    let join = match &engine {
+        AnyEngine::Join(join) => Some(join),
+        AnyEngine::Backtrack(_) => None,
+    };
+    let share = todo / whole.max(1e-9);
+    estimate::announce(job.n, &options, threads, share, join, &bar)?;
     // Ctrl-C or SIGTERM: what finished reaches the journal, the progress
     // line is cleared.
     let (shown, synced) = (

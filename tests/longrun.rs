@@ -323,3 +323,99 @@ fn mpi_without_the_feature_says_how_to_build_it() {
     let stderr = fails(&["count", "10", "--mpi"], 2);
     assert!(stderr.contains("--features mpi"), "{stderr}");
 }
+
+/// A line of a journal: its JSON and the CRC-32 of it, as the journal
+/// writes them.
+fn journal_line(value: &Value) -> String {
+    let body = value.to_string();
+    format!("{body} {:08x}\n", crc32fast::hash(body.as_bytes()))
+}
+
+#[test]
+fn forged_shard_files_are_refused_naming_the_field_not_merged() {
+    let dir = tempfile::tempdir().unwrap();
+    let names: Vec<String> = (1..=3)
+        .map(|i| dir.path().join(format!("s{i}.json")).display().to_string())
+        .collect();
+    for (i, name) in names.iter().enumerate() {
+        let shard = format!("{}/3", i + 1);
+        let args = ["count", "13", "--algo", "parallel", "--shard", &shard];
+        json_of(&[&args[..], &["--out", name, "--json"]].concat());
+    }
+    let original: Value =
+        serde_json::from_str(&std::fs::read_to_string(&names[0]).unwrap()).unwrap();
+    let last_item = original["items"][1].clone();
+    let forgeries: [(&str, Value, &str); 5] = [
+        ("total_items", last_item, "total_items"),
+        ("shard", serde_json::json!([1, u64::MAX]), "shard 1 of"),
+        ("elapsed_s", serde_json::json!(-1.0), "elapsed_s"),
+        ("fingerprint", serde_json::json!({"n": 33}), "fingerprint"),
+        ("fingerprint", serde_json::json!({"n": 0}), "fingerprint"),
+    ];
+    for (field, value, named) in forgeries {
+        let mut forged = original.clone();
+        match (field, &value) {
+            ("fingerprint", Value::Object(edit)) => {
+                for (key, v) in edit {
+                    forged["fingerprint"][key] = v.clone();
+                }
+            }
+            _ => forged[field] = value.clone(),
+        }
+        std::fs::write(&names[0], forged.to_string()).unwrap();
+        let stderr = fails(&["merge", &names[0], &names[1], &names[2]], 2);
+        assert!(stderr.contains(named), "{field}: {stderr}");
+        let stderr = fails(&["status", &names[0]], 2);
+        assert!(stderr.contains(named), "{field}: {stderr}");
+    }
+}
+
+#[test]
+fn forged_journal_headers_are_refused_before_they_size_anything() {
+    // `status` on a header claiming 2^40 items aborted allocating 8 TiB.
+    let dir = tempfile::tempdir().unwrap();
+    let journal = dir.path().join("n12.journal");
+    let path = journal.to_str().unwrap();
+    json_of(&[
+        "count",
+        "12",
+        "--algo",
+        "parallel",
+        "--checkpoint",
+        path,
+        "--json",
+    ]);
+    let text = std::fs::read_to_string(&journal).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    let header_json = lines[1].rsplit_once(' ').unwrap().0;
+    let header: Value = serde_json::from_str(header_json).unwrap();
+    let edits: [(&str, Value, &str); 4] = [
+        ("total_items", serde_json::json!(1u64 << 40), "total_items"),
+        ("items", serde_json::json!([0, 1u64 << 40]), "items"),
+        ("n", serde_json::json!(33), "n 33"),
+        ("n", serde_json::json!(0), "n 0"),
+    ];
+    for (field, value, named) in edits {
+        let mut forged = header.clone();
+        if field == "n" {
+            forged["fingerprint"]["n"] = value;
+        } else {
+            forged[field] = value;
+        }
+        let mut out = format!("{}\n{}", lines[0], journal_line(&forged));
+        for record in &lines[2..] {
+            out.push_str(record);
+            out.push('\n');
+        }
+        std::fs::write(&journal, out).unwrap();
+        let stderr = fails(&["status", path], 2);
+        assert!(stderr.contains(named), "{field}: {stderr}");
+        let stderr = fails(&["count", "12", "--checkpoint", path], 2);
+        assert!(stderr.contains(named), "{field}: {stderr}");
+    }
+    // Windows line ends are named as such.
+    std::fs::write(&journal, text.replace('\n', "\r\n")).unwrap();
+    let stderr = fails(&["status", path], 2);
+    assert!(stderr.contains("CR LF"), "{stderr}");
+    assert!(!stderr.contains("another format"), "{stderr}");
+}

@@ -31,7 +31,7 @@ use std::ops::Range;
 
 use serde::{Deserialize, Serialize};
 
-use crate::problem::Symmetry;
+use crate::problem::{Symmetry, MAX_N};
 use crate::reduce::Tally;
 
 /// The engines there are.
@@ -74,6 +74,66 @@ pub struct Fingerprint {
     pub depth: usize,
     /// The version of the engine's items.
     pub format: u32,
+}
+
+/// How many work items the plan `fingerprint` describes has, worked out
+/// again from it (without building the plan or filling a table); or what
+/// in it no plan of this program has, naming the field. Whatever is read
+/// from a file (a journal's header, a shard file) is checked with this
+/// before it sizes anything.
+///
+/// # Errors
+/// A phrase naming the field, e.g. `n 33 is outside 1..=32`.
+pub fn items_of(fingerprint: &Fingerprint) -> Result<usize, String> {
+    let Fingerprint {
+        engine,
+        n,
+        symmetry,
+        depth,
+        format,
+    } = *fingerprint;
+    if !(1..=MAX_N).contains(&n) {
+        return Err(format!("n {n} is outside 1..={MAX_N}"));
+    }
+    let ours = match engine {
+        EngineId::Backtrack => backtrack::FORMAT,
+        EngineId::Join => join::FORMAT,
+    };
+    if format != ours {
+        return Err(format!(
+            "item format {format} is not this program's {engine} format {ours}"
+        ));
+    }
+    match engine {
+        EngineId::Backtrack => {
+            if !(1..=n).contains(&depth) {
+                return Err(format!("depth {depth} is outside 1..={n} for n = {n}"));
+            }
+            backtrack::plan::Plan::items_of(n, depth, symmetry).ok_or_else(|| {
+                format!("depth {depth} plans more subproblems for n = {n} than fit in memory")
+            })
+        }
+        EngineId::Join => {
+            if n > join::LARGEST_N {
+                return Err(format!(
+                    "n {n} is past the join's largest board, {}",
+                    join::LARGEST_N
+                ));
+            }
+            if symmetry != Symmetry::Full {
+                return Err(format!("symmetry {symmetry} is not the join's, full"));
+            }
+            if depth != n / 2 {
+                return Err(format!(
+                    "depth {depth} is not the join's quarter, {}",
+                    n / 2
+                ));
+            }
+            join::Join::costs(n)
+                .map(|costs| costs.len())
+                .map_err(|e| e.to_string())
+        }
+    }
 }
 
 /// A way of counting, cut into independent work items.

@@ -238,6 +238,12 @@ fn parse(path: &Path, bytes: &[u8]) -> Result<Contents, JournalError> {
     let magic = format!("{MAGIC} {FORMAT}");
     match lines.next() {
         Some((_, Some(first))) if first == magic.as_bytes() => {}
+        Some((_, Some(first))) if first.ends_with(b"\r") => {
+            return Err(not_a_journal(
+                "its lines end in CR LF, as an editor on Windows writes them; its checksums \
+                 are of lines ending in LF alone (dos2unix restores it)",
+            ))
+        }
         Some((_, Some(first))) if first.starts_with(MAGIC.as_bytes()) => {
             return Err(not_a_journal(&format!(
                 "it is of another format, {}; this program reads format {FORMAT}",
@@ -252,6 +258,23 @@ fn parse(path: &Path, bytes: &[u8]) -> Result<Contents, JournalError> {
         }
         _ => return Err(not_a_journal("it has no header line")),
     };
+    // Checked against the plan its fingerprint describes before anything
+    // is sized by it.
+    let planned = crate::engine::items_of(&header.fingerprint)
+        .map_err(|why| not_a_journal(&format!("its header describes no plan: {why}")))?;
+    if header.total_items != planned {
+        return Err(not_a_journal(&format!(
+            "its header's total_items {} is not the {planned} items of the plan its \
+             fingerprint describes",
+            header.total_items
+        )));
+    }
+    if header.items[0] > header.items[1] || header.items[1] > planned {
+        return Err(not_a_journal(&format!(
+            "its header's items {}..{} do not lie in the plan's 0..{planned}",
+            header.items[0], header.items[1]
+        )));
+    }
     let range = header.range();
     let mut contents = Contents {
         done: Vec::new(),
@@ -273,6 +296,8 @@ fn parse(path: &Path, bytes: &[u8]) -> Result<Contents, JournalError> {
                         "items {}..{} lie outside the journal's {}..{}",
                         items.start, items.end, range.start, range.end
                     ))
+                } else if !(r.wall_s.is_finite() && r.wall_s >= 0.0) {
+                    Err(format!("its wall_s {} is no time", r.wall_s))
                 } else {
                     Ok(r)
                 }
@@ -597,17 +622,19 @@ mod tests {
     use crate::problem::Symmetry;
     use crate::reduce::Classes;
 
+    /// A journal of the first 10 items of a plan (as a shard's would be).
     fn header() -> Header {
+        let fingerprint = Fingerprint {
+            engine: EngineId::Backtrack,
+            n: 12,
+            symmetry: Symmetry::Full,
+            depth: 3,
+            format: 1,
+        };
         Header {
-            fingerprint: Fingerprint {
-                engine: EngineId::Backtrack,
-                n: 12,
-                symmetry: Symmetry::Full,
-                depth: 3,
-                format: 1,
-            },
+            fingerprint,
             items: [0, 10],
-            total_items: 10,
+            total_items: crate::engine::items_of(&fingerprint).unwrap(),
             program: "test".to_string(),
         }
     }
@@ -713,6 +740,51 @@ mod tests {
                 "{text:?}"
             );
         }
+    }
+
+    #[test]
+    fn a_header_is_checked_against_its_plan_before_it_sizes_anything() {
+        // `status` on a header claiming 2^40 items tried to allocate 8 TiB.
+        let forge = |edit: &dyn Fn(&mut Header)| {
+            let mut forged = header();
+            edit(&mut forged);
+            format!("{MAGIC} {FORMAT}\n{}", line(&forged))
+        };
+        let cases: [(&dyn Fn(&mut Header), &str); 5] = [
+            (&|h| h.items = [0, 1 << 40], "items"),
+            (&|h| h.total_items = 1 << 40, "total_items"),
+            (&|h| h.fingerprint.n = 33, "n 33"),
+            (&|h| h.fingerprint.n = 0, "n 0"),
+            (&|h| h.fingerprint.depth = 13, "depth 13"),
+        ];
+        for (edit, field) in cases {
+            match parse(Path::new("j"), forge(edit).as_bytes()) {
+                Err(JournalError::NotAJournal { why, .. }) => {
+                    assert!(why.contains(field), "{field}: {why}")
+                }
+                other => panic!("{field}: {other:?}"),
+            }
+        }
+    }
+
+    #[test]
+    fn a_journal_with_windows_line_ends_is_named_as_such() {
+        let text = journal_text(&[record([0, 3], 5)]).replace('\n', "\r\n");
+        match parse(Path::new("j"), text.as_bytes()) {
+            Err(JournalError::NotAJournal { why, .. }) => assert!(why.contains("CR LF"), "{why}"),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn a_record_of_negative_time_is_corruption() {
+        let mut bad = record([0, 3], 5);
+        bad.wall_s = -1.0;
+        let text = journal_text(&[bad, record([3, 4], 1)]);
+        assert!(matches!(
+            parse(Path::new("j"), text.as_bytes()),
+            Err(JournalError::Corrupt { .. })
+        ));
     }
 
     #[test]

@@ -131,9 +131,24 @@ pub fn read(path: &Path) -> Result<ShardFile, BadShard> {
             file.format
         )));
     }
+    // Checked against the plan its fingerprint describes before anything
+    // is sized by it.
+    let planned = crate::engine::items_of(&file.fingerprint)
+        .map_err(|why| bad(format!("its fingerprint describes no plan: {why}")))?;
+    if file.total_items != planned {
+        return Err(bad(format!(
+            "its total_items {} is not the {planned} items of the plan its fingerprint describes",
+            file.total_items
+        )));
+    }
     let [index, shards] = file.shard;
-    if !(1..=shards).contains(&index) {
-        return Err(bad(format!("names shard {index} of {shards}")));
+    if !(1..=MAX_SHARDS).contains(&shards) || !(1..=shards).contains(&index) {
+        return Err(bad(format!(
+            "its shard {index} of {shards} is not I of M with 1 <= I <= M <= {MAX_SHARDS}"
+        )));
+    }
+    if !(file.elapsed_s.is_finite() && file.elapsed_s >= 0.0) {
+        return Err(bad(format!("its elapsed_s {} is no time", file.elapsed_s)));
     }
     if file.items[0] > file.items[1] || file.items[1] > file.total_items {
         return Err(bad(format!(

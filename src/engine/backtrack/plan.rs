@@ -218,6 +218,12 @@ impl Plan {
         Plan::shape(n, depth, symmetry, limit).map(|(size, _)| size)
     }
 
+    /// How many work items the plan for (n, depth, symmetry) has, or
+    /// `None` if it would not fit in memory; nothing is stored.
+    pub fn items_of(n: usize, depth: usize, symmetry: Symmetry) -> Option<usize> {
+        Plan::shape(n, depth, symmetry, MAX_SUBPROBLEMS).map(|(_, items)| items)
+    }
+
     /// The subproblems and work items of the plan for (n, depth, symmetry),
     /// or `None` if it has more than `limit` subproblems.
     fn shape(n: usize, depth: usize, symmetry: Symmetry, limit: usize) -> Option<(usize, usize)> {

@@ -750,7 +750,8 @@ mod tests {
             edit(&mut forged);
             format!("{MAGIC} {FORMAT}\n{}", line(&forged))
         };
-        let cases: [(&dyn Fn(&mut Header), &str); 5] = [
+        type Edit<'a> = &'a dyn Fn(&mut Header);
+        let cases: [(Edit, &str); 5] = [
             (&|h| h.items = [0, 1 << 40], "items"),
             (&|h| h.total_items = 1 << 40, "total_items"),
             (&|h| h.fingerprint.n = 33, "n 33"),

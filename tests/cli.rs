@@ -696,3 +696,117 @@ fn boards_without_solutions_count_zero_on_every_command() {
         assert_eq!(estimate["nodes"], 0.0, "estimate {n}");
     }
 }
+
+#[test]
+fn bench_whose_output_cannot_be_written_fails_after_writing_its_files() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("sweep");
+    let full = std::fs::OpenOptions::new()
+        .write(true)
+        .open("/dev/full")
+        .unwrap();
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_nqueens"))
+        .args([
+            "bench",
+            "--n",
+            "6",
+            "--threads",
+            "1",
+            "--runs",
+            "1",
+            "--out",
+        ])
+        .arg(&out)
+        .stdout(full)
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("cannot write to stdout"));
+    assert!(out.join("sweep.csv").is_file(), "the files are the product");
+}
+
+#[test]
+fn bench_killed_at_any_moment_leaves_files_of_one_generation() {
+    // A SIGKILL between the CSV's rename and the JSON's left them
+    // disagreeing in 3 of 48 kills; scripts/bench-kill-loop.sh runs 200.
+    use std::process::{Command as Process, Stdio};
+    use std::time::Duration;
+    let dir = tempfile::tempdir().unwrap();
+    for (kill, delay_ms) in [5u64, 9, 14, 20, 27, 35, 44, 54].into_iter().enumerate() {
+        let out = dir.path().join(format!("sweep-{kill}"));
+        let mut child = Process::new(env!("CARGO_BIN_EXE_nqueens"))
+            .args(["bench", "--n", "4..=11", "--threads", "1,2", "--runs", "1"])
+            .arg("--out")
+            .arg(&out)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        std::thread::sleep(Duration::from_millis(delay_ms));
+        child.kill().unwrap();
+        child.wait().unwrap();
+        let Ok(csv) = std::fs::read_to_string(out.join("sweep.csv")) else {
+            assert!(!out.join("sweep.json").exists() && !out.join("README.md").exists());
+            continue;
+        };
+        let json: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(out.join("sweep.json")).unwrap())
+                .unwrap();
+        let readme = std::fs::read_to_string(out.join("README.md")).unwrap();
+        let rows = json["rows"].as_array().unwrap();
+        assert_eq!(csv.lines().count() - 1, rows.len(), "kill {kill}");
+        for (line, row) in csv.lines().skip(1).zip(rows) {
+            let total = row["total"].to_string();
+            assert!(line.ends_with(&format!(",{total},{total}")) || line.contains(&total));
+        }
+        assert!(
+            readme.contains(&format!("{} of ", rows.len())),
+            "kill {kill}: {readme}"
+        );
+    }
+}
+
+#[test]
+fn a_failed_out_leaves_no_temporary_and_says_the_cause_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let taken = dir.path().join("taken");
+    std::fs::create_dir(&taken).unwrap();
+    let output = nqueens()
+        .current_dir(dir.path())
+        .args(["count", "10", "--shard", "1/2", "--out", "taken"])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(1), "{stderr}");
+    assert_eq!(stderr.matches("Is a directory").count(), 1, "{stderr}");
+    let names: Vec<String> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    assert_eq!(names, ["taken"], "a temporary was left behind");
+    // A journal that is a folder: its cause once too.
+    let output = nqueens()
+        .current_dir(dir.path())
+        .args(["count", "10", "--checkpoint", "taken"])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(stderr.matches("Is a directory").count(), 1, "{stderr}");
+}
+
+#[test]
+fn status_of_a_shard_names_its_kind_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let shard = dir.path().join("s.json");
+    let shard = shard.to_str().unwrap();
+    json_of(&["count", "10", "--shard", "1/2", "--out", shard, "--json"]);
+    let output = nqueens()
+        .args(["status", shard, "--json"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8(output.stdout).unwrap();
+    assert_eq!(text.matches("\"kind\"").count(), 1, "{text}");
+    let status: serde_json::Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(status["kind"], "shard");
+    assert_eq!(status["path"], shard);
+}

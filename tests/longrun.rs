@@ -419,3 +419,80 @@ fn forged_journal_headers_are_refused_before_they_size_anything() {
     assert!(stderr.contains("CR LF"), "{stderr}");
     assert!(!stderr.contains("another format"), "{stderr}");
 }
+
+#[test]
+fn two_processes_never_count_into_one_journal_and_a_killed_one_lets_go() {
+    let dir = tempfile::tempdir().unwrap();
+    let journal = dir.path().join("n17.journal");
+    let path = journal.to_str().unwrap();
+    let mut first = Process::new(env!("CARGO_BIN_EXE_nqueens"))
+        .args(["count", "17", "--algo", "parallel", "--threads", "1"])
+        .args(["--checkpoint", path])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while std::fs::read_to_string(&journal).map_or(0, |t| t.lines().count()) < 2 {
+        assert!(Instant::now() < deadline, "the first count wrote no header");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    // The second is refused while the first counts, and writes nothing.
+    let before = std::fs::read(&journal).unwrap().len();
+    let stderr = fails(&["count", "17", "--threads", "1", "--checkpoint", path], 2);
+    assert!(
+        stderr.contains(path) && stderr.contains("another nqueens process"),
+        "{stderr}"
+    );
+    assert!(std::fs::read(&journal).unwrap().len() >= before);
+    // kill -9 leaves no lock behind: the journal resumes to the answer.
+    first.kill().unwrap();
+    first.wait().unwrap();
+    let resumed = json_of(&[
+        "count",
+        "17",
+        "--threads",
+        "2",
+        "--checkpoint",
+        path,
+        "--json",
+    ]);
+    assert_eq!(resumed["total"], 95815104);
+}
+
+#[test]
+fn a_merged_total_that_differs_from_oeis_is_exit_one_after_the_report() {
+    // A shard whose tally was changed consistently (total, classes) passes
+    // every check of the file; only OEIS can tell: exit 1, as verify does.
+    let dir = tempfile::tempdir().unwrap();
+    let names: Vec<String> = (1..=2)
+        .map(|i| dir.path().join(format!("s{i}.json")).display().to_string())
+        .collect();
+    for (i, name) in names.iter().enumerate() {
+        let shard = format!("{}/2", i + 1);
+        let args = ["count", "12", "--algo", "parallel", "--shard", &shard];
+        json_of(&[&args[..], &["--out", name, "--json"]].concat());
+    }
+    let mut forged: Value =
+        serde_json::from_str(&std::fs::read_to_string(&names[0]).unwrap()).unwrap();
+    let orbit8 = forged["tally"]["classes"]["orbit8"].as_u64().unwrap() + 1;
+    let total: u64 = forged["total"].as_str().unwrap().parse::<u64>().unwrap() + 8;
+    forged["tally"]["classes"]["orbit8"] = orbit8.into();
+    forged["classes"]["orbit8"] = orbit8.into();
+    forged["total"] = total.to_string().into();
+    std::fs::write(&names[0], forged.to_string()).unwrap();
+    let output = nqueens()
+        .args(["merge", &names[0], &names[1]])
+        .output()
+        .unwrap();
+    let (stdout, stderr) = (
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr),
+    );
+    assert_eq!(output.status.code(), Some(1), "{stderr}");
+    assert!(
+        stdout.contains("14208 solutions") && stdout.contains("MISMATCH"),
+        "{stdout}"
+    );
+    assert!(stderr.contains("differs from OEIS"), "{stderr}");
+}

@@ -65,6 +65,11 @@ pub fn journal_error(err: JournalError, path: &Path) -> anyhow::Error {
         JournalError::NotAJournal { why, .. } => {
             refused(format!("is not an nqueens journal ({why})"))
         }
+        JournalError::Locked { .. } => refused(
+            "is being counted into by another nqueens process (it holds the journal's lock); \
+             wait for it to finish, or use another file"
+                .to_string(),
+        ),
         JournalError::Mismatch { differences, .. } => refused(format!(
             "was made for another count: {}; use another file, or the flags it was made with",
             differences.join(", ")

@@ -50,12 +50,19 @@ pub fn thread_pool(threads: Option<usize>) -> anyhow::Result<rayon::ThreadPool> 
 
 /// Writes `text` to `path` through a temporary file beside it and a rename,
 /// so that readers (and an interrupted run) see the old file or the new
-/// one, never half of one. (A sweep's folder writes its files together:
-/// see `bench::folder`.)
+/// one, never half of one; a write that fails leaves no temporary behind.
+/// (A sweep's folder writes its files together: see `bench::folder`.)
 pub fn write_atomically(path: &std::path::Path, text: &str) -> anyhow::Result<()> {
     use anyhow::Context;
     let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("file");
     let tmp = path.with_file_name(format!(".{name}.{}.tmp", std::process::id()));
-    std::fs::write(&tmp, text).with_context(|| format!("cannot write {}", tmp.display()))?;
-    std::fs::rename(&tmp, path).with_context(|| format!("cannot write {}", path.display()))
+    let written = std::fs::write(&tmp, text)
+        .with_context(|| format!("cannot write {}", tmp.display()))
+        .and_then(|()| {
+            std::fs::rename(&tmp, path).with_context(|| format!("cannot write {}", path.display()))
+        });
+    if written.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    written
 }

@@ -256,6 +256,50 @@ mod tests {
         assert_eq!(Verdict::of(91, None).matches(), None);
     }
 
+    fn count(n: usize, total: u64, unique: Option<u64>) -> Count {
+        Count {
+            n,
+            total,
+            algorithm: nqueens::Algorithm::Join,
+            symmetry: nqueens::Symmetry::Full,
+            threads: 1,
+            depth: n / 2,
+            kernel: None,
+            subproblems: 1,
+            items: 1,
+            unique,
+            classes: None,
+            pair_counter: None,
+            planned_bytes: None,
+            peak_bytes: None,
+            elapsed_s: 0.0,
+        }
+    }
+
+    #[test]
+    fn a_report_that_differs_from_oeis_is_an_error_naming_both_values() {
+        assert!(Report::new(count(8, 92, Some(12)), true).check().is_ok());
+        assert!(
+            Report::new(count(33 - 5, 1, None), false).check().is_ok(),
+            "unknown"
+        );
+        let wrong = Report::new(count(8, 91, Some(12)), false)
+            .check()
+            .unwrap_err();
+        assert!(wrong.is::<Mismatch>());
+        assert!(
+            wrong.to_string().contains("91 solutions, A000170 lists 92"),
+            "{wrong}"
+        );
+        let wrong = Report::new(count(8, 92, Some(11)), false)
+            .check()
+            .unwrap_err();
+        assert!(
+            wrong.to_string().contains("11 unique, A002562 lists 12"),
+            "{wrong}"
+        );
+    }
+
     #[test]
     fn verify_rows_say_ok_fail_or_unknown() {
         let mut row = Vec::new();

@@ -15,8 +15,8 @@
 //!
 //! The header (format version, the engine's [`Fingerprint`], the range of
 //! items the journal covers and the program that wrote it) is written whole
-//! before any record, through a temporary file and a rename, so it is never
-//! torn. Each record holds a range of finished items, what they add up to,
+//! and synced before any record; a header a crash cut short is written
+//! again. Each record holds a range of finished items, what they add up to,
 //! and the wall-clock seconds of the run since its previous record
 //! (`wall_s`: they add up to the time the runs spent counting). Records are batched: workers
 //! hand finished items to the journal, which writes and `fsync`s them at
@@ -30,6 +30,18 @@
 //! journal's items, is corruption: an error naming the file and the byte
 //! offset, never a wrong total. A journal made for another plan (engine, n,
 //! symmetry, depth, format, or shard) is refused, naming what differs.
+//!
+//! # One process at a time
+//!
+//! [`Journal::open`] takes an exclusive lock on the file (`flock`) and
+//! holds it until the journal is dropped: a second process counting into
+//! the same journal is refused ([`JournalError::Locked`]) instead of
+//! recording the same items twice. The kernel drops the lock with the
+//! process however it ends, `kill -9` included. On NFS, Linux emulates
+//! `flock` with the server's byte-range locks (NFSv4, or v3 with lockd):
+//! the lock holds across machines there; where the server has no lock
+//! service the open fails with the system's error rather than run
+//! unlocked.
 
 use std::fmt::Write as _;
 use std::fs::{File, OpenOptions};
@@ -129,7 +141,7 @@ struct Record {
 #[derive(Debug, thiserror::Error)]
 pub enum JournalError {
     /// Reading or writing failed.
-    #[error("journal {}: {source}", path.display())]
+    #[error("journal {}", path.display())]
     Io {
         /// The journal.
         path: PathBuf,
@@ -143,6 +155,12 @@ pub enum JournalError {
         path: PathBuf,
         /// What is wrong with its start.
         why: String,
+    },
+    /// Another process holds the journal: it is counting into it now.
+    #[error("journal {} is being counted into by another process", path.display())]
+    Locked {
+        /// The journal.
+        path: PathBuf,
     },
     /// The journal was made for another count.
     #[error("journal {} was made for another count: {}", path.display(), differences.join(", "))]
@@ -429,28 +447,41 @@ impl Journal {
             path: path.to_path_buf(),
             source,
         };
-        let contents = match std::fs::metadata(path) {
-            Err(e) if e.kind() == io::ErrorKind::NotFound => {
-                create(path, header).map_err(io_error)?;
-                read(path)?
-            }
-            Err(e) => return Err(io_error(e)),
-            Ok(_) => {
-                let contents = read(path)?;
-                let differences = contents.header.differences(header);
-                if !differences.is_empty() {
-                    return Err(JournalError::Mismatch {
-                        path: path.to_path_buf(),
-                        differences,
-                    });
-                }
-                contents
-            }
-        };
+        // Opened (made if missing, never replaced) and locked before it is
+        // read: two processes never count into one journal. The kernel
+        // drops the lock with the process, however it ends (kill -9 too).
         let file = OpenOptions::new()
+            .read(true)
             .append(true)
+            .create(true)
             .open(path)
             .map_err(io_error)?;
+        match file.try_lock() {
+            Ok(()) => {}
+            Err(std::fs::TryLockError::WouldBlock) => {
+                return Err(JournalError::Locked {
+                    path: path.to_path_buf(),
+                })
+            }
+            Err(std::fs::TryLockError::Error(e)) => return Err(io_error(e)),
+        }
+        // A new journal (or one whose header a crash cut short): its
+        // header, whole and synced, before any record.
+        let text = format!("{MAGIC} {FORMAT}\n{}", line(header));
+        let existing = std::fs::read(path).map_err(io_error)?;
+        if existing.len() < text.len() && text.as_bytes().starts_with(&existing) {
+            file.set_len(0).map_err(io_error)?;
+            (&file).write_all(text.as_bytes()).map_err(io_error)?;
+            file.sync_all().map_err(io_error)?;
+        }
+        let contents = read(path)?;
+        let differences = contents.header.differences(header);
+        if !differences.is_empty() {
+            return Err(JournalError::Mismatch {
+                path: path.to_path_buf(),
+                differences,
+            });
+        }
         if contents.torn {
             file.set_len(contents.valid_len).map_err(io_error)?;
             file.sync_data().map_err(io_error)?;
@@ -544,24 +575,6 @@ fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 
 /// Writes a journal holding only `header`, through a temporary file and a
 /// rename, so that no reader ever sees half a header.
-fn create(path: &Path, header: &Header) -> io::Result<()> {
-    let name = path
-        .file_name()
-        .map_or("journal".into(), |n| n.to_string_lossy());
-    let tmp = path.with_file_name(format!(".{name}.{}.tmp", std::process::id()));
-    let text = format!("{MAGIC} {FORMAT}\n{}", line(header));
-    let written = (|| {
-        let mut file = File::create(&tmp)?;
-        file.write_all(text.as_bytes())?;
-        file.sync_all()?;
-        std::fs::rename(&tmp, path)
-    })();
-    if written.is_err() {
-        let _ = std::fs::remove_file(&tmp);
-    }
-    written
-}
-
 /// Counts the items of `journal` not finished yet on the current pool,
 /// recording each as it finishes; returns what all of the journal's items
 /// add up to. Progress starts from the items already done.

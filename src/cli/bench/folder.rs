@@ -1,12 +1,18 @@
 //! The folder a sweep writes into, and how its files reach the disk.
 //!
-//! Every file is written to a temporary name in the folder and renamed over
-//! the old one; after each point all the sweep's files are rewritten
-//! together, every temporary written first and the renames done back to
-//! back, so that an interrupted sweep leaves a README (marked incomplete),
-//! a CSV and a JSON that agree row for row, and plots of the points done.
-//! Ctrl-C and SIGTERM wait for a write in progress and remove the
-//! temporaries; after a SIGKILL the next sweep into the folder removes them.
+//! After each point every file is written again. The ones that must agree
+//! row for row ([`TOGETHER`]: the CSV, the JSON and the README that counts
+//! their points) change together, by one rename: each generation is
+//! written whole into `.sweep-data/gen-K/`, and the symbolic link
+//! `.sweep-data/current` is renamed over to point at it; `sweep.csv`,
+//! `sweep.json` and `README.md` in the folder are links through `current`.
+//! Whenever a sweep stops, even by SIGKILL, the three are read from one
+//! generation (200 kills, `scripts/bench-kill-loop.sh`). When the sweep
+//! ends, or on Ctrl-C or SIGTERM, the last generation's files are moved
+//! over the links (a kill in between leaves a file and links of that same
+//! generation) and `.sweep-data` goes. The plots are written beside them
+//! through a temporary and a rename each; the next sweep into the folder
+//! removes what a SIGKILL left behind.
 
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
@@ -26,15 +32,21 @@ pub const SWEEP_FILES: [&str; 6] = [
     "efficiency_vs_depth.svg",
 ];
 
+/// The files that change together, by one rename (see the module's text).
+pub const TOGETHER: [&str; 3] = ["sweep.csv", "sweep.json", "README.md"];
+
 /// The ending of the sweep's temporary files.
 const TEMPORARY: &str = ".nqueens-tmp";
+
+/// The hidden folder of the generations of [`TOGETHER`] files.
+const DATA: &str = ".sweep-data";
 
 /// A sweep's output folder.
 pub struct Folder {
     path: PathBuf,
     /// Held while files are being written, so that an interrupt waits for
-    /// a write to finish.
-    writing: Mutex<()>,
+    /// a write to finish; counts the generations written.
+    writing: Mutex<usize>,
 }
 
 impl Folder {
@@ -51,7 +63,7 @@ impl Folder {
             Some(path) => {
                 let previous: Vec<&str> = SWEEP_FILES
                     .into_iter()
-                    .filter(|f| path.join(f).exists())
+                    .filter(|f| path.join(f).symlink_metadata().is_ok())
                     .collect();
                 if !previous.is_empty() && !force {
                     return Err(usage(
@@ -66,6 +78,12 @@ impl Folder {
                     std::fs::remove_file(path.join(file))
                         .with_context(|| format!("cannot remove {}", path.join(file).display()))?;
                 }
+                // A killed sweep's generations.
+                let data = path.join(DATA);
+                if data.exists() {
+                    std::fs::remove_dir_all(&data)
+                        .with_context(|| format!("cannot remove {}", data.display()))?;
+                }
                 path
             }
             None => fresh_default(machine),
@@ -78,7 +96,7 @@ impl Folder {
             .map_err(|e| usage(&path, format!("cannot be written: {e}")))?;
         let folder = Folder {
             path,
-            writing: Mutex::new(()),
+            writing: Mutex::new(0),
         };
         folder.remove_temporaries();
         Ok(folder)
@@ -89,32 +107,76 @@ impl Folder {
         &self.path
     }
 
-    /// Writes the files (name, text) together: all to temporaries first,
-    /// then renamed one after the other.
+    /// Writes the files (name, text): the [`TOGETHER`] ones as one new
+    /// generation, switched to by one rename; the others each through a
+    /// temporary and a rename.
     pub fn write(&self, files: &[(&str, String)]) -> anyhow::Result<()> {
-        let _writing = self.writing.lock().unwrap_or_else(|e| e.into_inner());
-        let mut renames = Vec::with_capacity(files.len());
-        for (name, text) in files {
+        let mut generation = self.writing.lock().unwrap_or_else(|e| e.into_inner());
+        let cannot = |path: &Path| format!("cannot write {}", path.display());
+        let data = self.path.join(DATA);
+        let next = data.join(format!("gen-{}", *generation + 1));
+        std::fs::create_dir_all(&next).with_context(|| cannot(&next))?;
+        for (name, text) in files.iter().filter(|(n, _)| TOGETHER.contains(n)) {
+            std::fs::write(next.join(name), text).with_context(|| cannot(&next.join(name)))?;
+        }
+        if *generation == 0 {
+            // The links first, dangling until `current` exists: the three
+            // appear together with it.
+            for name in TOGETHER {
+                let target = self.path.join(name);
+                let through = Path::new(DATA).join("current").join(name);
+                std::os::unix::fs::symlink(&through, &target).with_context(|| cannot(&target))?;
+            }
+        }
+        // The switch: `current` names the new generation, in one rename.
+        let current = data.join("current");
+        let link = data.join(format!("current{TEMPORARY}"));
+        let _ = std::fs::remove_file(&link);
+        std::os::unix::fs::symlink(next.file_name().expect("gen-K"), &link)
+            .with_context(|| cannot(&link))?;
+        std::fs::rename(&link, &current).with_context(|| cannot(&current))?;
+        if *generation > 0 {
+            let _ = std::fs::remove_dir_all(data.join(format!("gen-{generation}")));
+        }
+        *generation += 1;
+        for (name, text) in files.iter().filter(|(n, _)| !TOGETHER.contains(n)) {
             let target = self.path.join(name);
             let tmp = self
                 .path
                 .join(format!(".{name}.{}{TEMPORARY}", std::process::id()));
-            std::fs::write(&tmp, text)
-                .with_context(|| format!("cannot write {}", tmp.display()))?;
-            renames.push((tmp, target));
-        }
-        for (tmp, target) in renames {
-            std::fs::rename(&tmp, &target)
-                .with_context(|| format!("cannot write {}", target.display()))?;
+            std::fs::write(&tmp, text).with_context(|| cannot(&tmp))?;
+            std::fs::rename(&tmp, &target).with_context(|| cannot(&target))?;
         }
         Ok(())
     }
 
-    /// Waits for a write in progress, then removes every temporary file of
-    /// a sweep from the folder (this one's or a killed one's); the folder
-    /// stays locked for writes until the process ends.
+    /// Moves the last generation's files over their links and removes the
+    /// generations: the folder as a finished sweep leaves it.
+    pub fn finish(&self) -> anyhow::Result<()> {
+        let _writing = self.writing.lock().unwrap_or_else(|e| e.into_inner());
+        self.settle()
+    }
+
+    fn settle(&self) -> anyhow::Result<()> {
+        let data = self.path.join(DATA);
+        let Ok(generation) = std::fs::read_link(data.join("current")) else {
+            return Ok(());
+        };
+        for name in TOGETHER {
+            let (from, to) = (data.join(&generation).join(name), self.path.join(name));
+            std::fs::rename(&from, &to)
+                .with_context(|| format!("cannot write {}", to.display()))?;
+        }
+        std::fs::remove_dir_all(&data).with_context(|| format!("cannot remove {}", data.display()))
+    }
+
+    /// Waits for a write in progress, settles the last generation and
+    /// removes every temporary file of a sweep from the folder (this one's
+    /// or a killed one's); the folder stays locked for writes until the
+    /// process ends.
     pub fn interrupt(&self) {
         let writing = self.writing.lock().unwrap_or_else(|e| e.into_inner());
+        let _ = self.settle();
         self.remove_temporaries();
         std::mem::forget(writing);
     }

@@ -239,28 +239,44 @@ pub fn run(args: BenchArgs) -> anyhow::Result<()> {
         folder.write(&files(&rows, i + 1))?;
         progress.suspend(|| stdout.print(&sweep::table_row(rows.last().expect("a row"))));
     }
+    folder.finish()?;
     progress.finish_and_clear();
     stdout.print(&format!("results written to {}\n", folder.path().display()));
-    Ok(())
+    stdout.result()
 }
 
-/// Stdout that stops printing, quietly, once its reader has gone.
+/// Stdout that stops printing once its reader has gone (quietly: the files
+/// are the product) or a write fails (an error once the sweep is done,
+/// as `>/dev/full` is for every other command).
 struct Stdout {
     open: bool,
+    failed: Option<std::io::Error>,
 }
 
 impl Stdout {
     fn new() -> Stdout {
-        Stdout { open: true }
+        Stdout {
+            open: true,
+            failed: None,
+        }
     }
 
     fn print(&mut self, text: &str) {
         if self.open {
             let mut out = std::io::stdout().lock();
-            self.open = out
-                .write_all(text.as_bytes())
-                .and_then(|()| out.flush())
-                .is_ok();
+            if let Err(e) = out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+                self.open = false;
+                if e.kind() != std::io::ErrorKind::BrokenPipe {
+                    self.failed = Some(e);
+                }
+            }
+        }
+    }
+
+    fn result(self) -> anyhow::Result<()> {
+        match self.failed {
+            Some(e) => Err(anyhow::anyhow!("cannot write to stdout: {e}")),
+            None => Ok(()),
         }
     }
 }

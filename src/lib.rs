@@ -36,7 +36,7 @@
 //!   [`Engine`] trait (a fingerprint, a number of items with stable indices,
 //!   a cost per item, a count of a range of items). The
 //!   [backtracking engine](engine::backtrack) cuts the search into a
-//!   [plan] of weighted, independent subproblems
+//!   [plan](engine::backtrack::plan) of weighted, independent subproblems
 //!   (the partial placements of the first k rows, one per orbit of the
 //!   board's [symmetries](engine::backtrack::symmetry)), grouped into
 //!   items, and counts them with a [kernel](engine::backtrack::kernel): the

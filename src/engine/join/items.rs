@@ -1,0 +1,139 @@
+//! The work items of a join (a group of frames and the rows of the half
+//! glued once for all of them) and what each may cost, bounded from the
+//! quarter cells' sizes before any table is filled.
+
+use super::frames::{Fold, Frame};
+use super::quarter;
+use super::splits::Splits;
+
+/// One work item: a group of frames and the rows of the half built once
+/// for all of them (the east half's for a mirror frame, else the west's).
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Item {
+    pub(super) group: u32,
+    pub(super) north: u16,
+    pub(super) south: u16,
+    /// The row sets this one stands for (its orbit under the flip, and the
+    /// mirror), times the frame's weight.
+    pub(super) weight: u32,
+}
+
+/// What one item's halves may glue, at most: for each half, the sum over
+/// its column splits of the two quarter cells' sizes multiplied.
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct Bound {
+    /// The largest east and west halves.
+    pub(super) east: u64,
+    pub(super) west: u64,
+    /// The largest lower cell placed on the way.
+    pub(super) lower: u64,
+    /// All the halves the item glues.
+    pub(super) glue: u64,
+    /// The pairs of glued halves it compares.
+    pub(super) pairs: f64,
+}
+
+impl Bound {
+    /// The item's estimated cost: gluing the halves, and the pairs.
+    pub(super) fn cost(self) -> f64 {
+        // Each glued candidate costs about as much as 2,000 pairs in the
+        // bit-sliced counter; about a third of the candidates survive.
+        self.glue as f64 + self.pairs / 9.0 / 2_000.0
+    }
+}
+
+/// What `item` of the frames `frames` may glue, from the quarter cells'
+/// sizes.
+pub(super) fn bound(
+    sizes: &quarter::CellSizes,
+    splits: &Splits,
+    frames: &[Frame],
+    item: &Item,
+) -> Bound {
+    let side = |(north, south): (u32, u32), columns: u32| {
+        let (mut glued, mut lower) = (0u64, 0u64);
+        for &upper_columns in splits.of(columns, north.count_ones()) {
+            let below = u64::from(sizes.cell(south, columns ^ upper_columns));
+            glued += u64::from(sizes.cell(north, upper_columns)) * below;
+            lower = lower.max(below);
+        }
+        (glued, lower)
+    };
+    let first = &frames[0];
+    let rows = (u32::from(item.north), u32::from(item.south));
+    let others = (first.north ^ rows.0, first.south ^ rows.1);
+    if first.fold == Fold::MirrorAndFlip {
+        let (east, east_lower) = side(rows, first.east.columns);
+        let (west, west_lower) = side(others, first.east.columns);
+        return Bound {
+            east,
+            west,
+            lower: east_lower.max(west_lower),
+            glue: east + west,
+            pairs: east as f64 * west as f64,
+        };
+    }
+    let (west, west_lower) = side(rows, first.west.columns);
+    let mut bound = Bound {
+        west,
+        lower: west_lower,
+        glue: west,
+        ..Bound::default()
+    };
+    for frame in frames {
+        let (east, east_lower) = side(others, frame.east.columns);
+        bound.east = bound.east.max(east);
+        bound.lower = bound.lower.max(east_lower);
+        bound.glue += east;
+        bound.pairs += east as f64 * west as f64;
+    }
+    bound
+}
+
+/// The work items of a frame: every split of its rows between east (as
+/// many as its east columns) and west, one per orbit under the frame's
+/// fold.
+pub(super) fn items_of(h: usize, index: usize, frame: &Frame, items: &mut Vec<Item>) {
+    // The rows of the half built once: the east's for a mirror frame, else
+    // the west's.
+    let wanted = match frame.fold {
+        Fold::MirrorAndFlip => frame.east.columns.count_ones(),
+        Fold::None => frame.west.columns.count_ones(),
+    };
+    let rows = |north: u32, south: u32| u64::from(north) | u64::from(south) << h;
+    let reverse = |bits: u32| bits.reverse_bits() >> (32 - h);
+    for north in 0u32..1 << h {
+        if north & !frame.north != 0 {
+            continue;
+        }
+        for south in 0u32..1 << h {
+            if south & !frame.south != 0 || north.count_ones() + south.count_ones() != wanted {
+                continue;
+            }
+            let mut weight = frame.weight;
+            if frame.fold == Fold::MirrorAndFlip {
+                // E, its complement (the east-west mirror), its reverse
+                // (the north-south flip) and the reverse's complement count
+                // alike: the smallest stands for all of them.
+                let (flip_north, flip_south) = (reverse(south), reverse(north));
+                let mut orbit = [
+                    rows(north, south),
+                    rows(frame.north ^ north, frame.south ^ south),
+                    rows(flip_north, flip_south),
+                    rows(frame.north ^ flip_north, frame.south ^ flip_south),
+                ];
+                if orbit[0] != *orbit.iter().min().expect("four row sets") {
+                    continue;
+                }
+                orbit.sort_unstable();
+                weight *= 1 + orbit.windows(2).filter(|w| w[0] != w[1]).count() as u64;
+            }
+            items.push(Item {
+                group: index as u32,
+                north: north as u16,
+                south: south as u16,
+                weight: weight as u32,
+            });
+        }
+    }
+}

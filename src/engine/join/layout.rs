@@ -1,0 +1,151 @@
+//! The layout of a join before its table is filled: frames, items sorted
+//! by cost, and the memory plan; worked out once a process per board.
+
+use std::ops::Range;
+use std::sync::{Arc, Mutex};
+
+use rayon::prelude::*;
+
+use super::frames::{frames, groups, Frame};
+use super::items::{bound, items_of, Bound, Item};
+use super::quarter;
+use super::splits::Splits;
+use super::{Join, LARGEST_N, LARGEST_QUARTER, SMALLEST_JOINED};
+use crate::problem::{check_board_size, Error};
+
+/// What a join needs in memory, in bytes, planned before it allocates.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct MemoryPlan {
+    /// The quarter tables.
+    pub tables: u64,
+    /// The work items and their costs.
+    pub items: u64,
+    /// Each thread's scratch: the largest half lists one item can glue.
+    pub per_thread: u64,
+    /// The threads planned for.
+    pub threads: usize,
+}
+
+impl MemoryPlan {
+    /// The same plan on `threads` threads.
+    pub fn for_threads(self, threads: usize) -> MemoryPlan {
+        MemoryPlan { threads, ..self }
+    }
+
+    /// All of it.
+    pub fn total(&self) -> u64 {
+        self.tables + self.items + self.per_thread * self.threads as u64
+    }
+}
+
+/// A join before its table is filled.
+pub(super) struct Layout {
+    pub(super) sizes: Option<quarter::CellSizes>,
+    pub(super) splits: Splits,
+    pub(super) frames: Vec<Frame>,
+    pub(super) groups: Vec<Range<usize>>,
+    pub(super) items: Vec<Item>,
+    pub(super) costs: Vec<f32>,
+    pub(super) memory: MemoryPlan,
+}
+
+impl Join {
+    /// The layout of the n×n board, worked out once a process: sizing the
+    /// quarter table takes seconds from n = 22 (54 s before this cache,
+    /// when the plan, the costs and the engine each sized it), and a count
+    /// asks for the memory plan, the costs and the engine in turn. The
+    /// last board laid out is kept (its cell sizes are in the memory plan).
+    pub(super) fn layout(n: usize) -> Result<Arc<Layout>, Error> {
+        static LAID_OUT: Mutex<Option<(usize, Arc<Layout>)>> = Mutex::new(None);
+        let mut laid_out = LAID_OUT.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some((board, layout)) = laid_out.as_ref() {
+            if *board == n {
+                return Ok(Arc::clone(layout));
+            }
+        }
+        let layout = Arc::new(Self::lay_out(n)?);
+        *laid_out = Some((n, Arc::clone(&layout)));
+        Ok(layout)
+    }
+
+    /// The frames, the items (sorted by cost), their costs and the memory
+    /// plan for one thread; the table is only walked to be sized.
+    pub(super) fn lay_out(n: usize) -> Result<Layout, Error> {
+        let threads = 1;
+        check_board_size(n)?;
+        let h = n / 2;
+        if h > LARGEST_QUARTER {
+            return Err(Error::JoinTooLarge {
+                n,
+                largest: LARGEST_N,
+            });
+        }
+        let scratch = 64 << 10; // a block's tables and the stack's share
+        if n < SMALLEST_JOINED {
+            let memory = MemoryPlan {
+                tables: 0,
+                items: 0,
+                per_thread: scratch,
+                threads,
+            };
+            return Ok(Layout {
+                sizes: None,
+                splits: Splits::default(),
+                frames: Vec::new(),
+                groups: Vec::new(),
+                items: Vec::new(),
+                costs: Vec::new(),
+                memory,
+            });
+        }
+        let sizes = quarter::CellSizes::new(h, h);
+        let frames = frames(n, h);
+        let splits = Splits::new(h, &frames);
+        let groups = groups(&frames);
+        let mut items = Vec::new();
+        for (index, group) in groups.iter().enumerate() {
+            items_of(h, index, &frames[group.start], &mut items);
+        }
+        let bounds: Vec<Bound> = items
+            .par_iter()
+            .map(|item| {
+                let frames = &frames[groups[item.group as usize].clone()];
+                bound(&sizes, &splits, frames, item)
+            })
+            .collect();
+        let mut order: Vec<(f32, Item)> = bounds
+            .iter()
+            .zip(&items)
+            .map(|(b, &item)| (b.cost() as f32, item))
+            .collect();
+        // Largest first; ties in the order the frames made them.
+        order.sort_by(|a, b| b.0.total_cmp(&a.0));
+        let largest = bounds.iter().fold(Bound::default(), |m, b| Bound {
+            east: m.east.max(b.east),
+            west: m.west.max(b.west),
+            lower: m.lower.max(b.lower),
+            ..Bound::default()
+        });
+        let memory = MemoryPlan {
+            // The table, and the cell sizes kept with the layout.
+            tables: sizes.table_bytes() + sizes.bytes(),
+            items: (order.len() * (std::mem::size_of::<Item>() + 4)) as u64,
+            // East, west, one side's halves off the long diagonals, lower
+            // quarters.
+            per_thread: scratch
+                + 8 * (largest.east + largest.west + largest.east.max(largest.west))
+                + 16 * largest.lower,
+            threads,
+        };
+        let (costs, items) = order.into_iter().unzip();
+        Ok(Layout {
+            sizes: Some(sizes),
+            splits,
+            frames,
+            groups,
+            items,
+            costs,
+            memory,
+        })
+    }
+}

@@ -14,7 +14,8 @@
 //! Nodes are placements visited below the plan's cut (each subproblem
 //! counts as one): the work the kernels do, whatever the kernel.
 
-use super::plan::{with_rules, Plan, RowRules, Subproblem};
+use super::plan::{Plan, Subproblem};
+use super::rules::{with_rules, RowRules};
 use super::state::State;
 
 /// An estimate of the nodes of a plan's search.

@@ -8,6 +8,7 @@
 pub mod estimate;
 pub mod kernel;
 pub mod plan;
+pub mod rules;
 pub mod state;
 pub mod symmetry;
 

@@ -34,13 +34,14 @@
 //! subproblems, stopping as soon as they pass [`MAX_SUBPROBLEMS`] (1 GiB),
 //! and a deeper plan is refused with [`Error::PlanTooLarge`], which names the
 //! largest depth that fits. The automatic depth always fits. Kernels that
-//! split a subproblem further ([`refine`]) walk it lazily, with no copy of
+//! split a subproblem further ([`refine`](super::rules::refine)) walk it lazily, with no copy of
 //! the plan.
 
 use std::ops::{ControlFlow, Range};
 
+use super::rules::walk;
 use super::state::{full_mask, Placed, State};
-use super::symmetry::{corner_candidates, Side};
+pub use super::state::{Family, Subproblem};
 use crate::problem::{check_board_size, Error, Symmetry};
 
 /// How many work items per thread the automatic split depth aims for.
@@ -66,55 +67,6 @@ pub const MIN_ITEMS: usize = 64;
 
 /// The longest run of subproblems in one work item.
 pub const MAX_RUN: usize = 64;
-
-/// What the completions of a run of subproblems are worth; subproblems of
-/// one family share their row rules.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Family {
-    /// Each completion stands for this many solutions (symmetry none or
-    /// mirror).
-    Weighted(u64),
-    /// The corner branch: row 0 in column 0, row 1 in column `bound1`
-    /// (`2..=n-2`); completions are orbits of 8.
-    Corner {
-        /// Row 1's column.
-        bound1: u8,
-    },
-    /// The side branch, searched a quarter turn round (see
-    /// [`Side`]): the queen of column 0 stands in row
-    /// `n - 1 - bound1`; completions are classified by orbit.
-    Side {
-        /// The first queen's distance from the corner, in Takaken's
-        /// orientation.
-        bound1: u8,
-    },
-    /// The 1×1 board under full symmetry: its one solution is an orbit of 1.
-    Single,
-}
-
-/// One independent piece of the search.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Subproblem {
-    /// The attacks of the queens placed so far.
-    pub state: State,
-    /// How its completions are counted.
-    pub family: Family,
-    /// The next row to fill.
-    pub row: usize,
-    /// The queens placed so far (the side branch's classification needs the
-    /// board; the side branch's column-0 queen is not in it).
-    pub placed: Placed,
-}
-
-impl Subproblem {
-    /// The subproblem's weight if it is [`Family::Weighted`].
-    pub fn weight(&self) -> Option<u64> {
-        match self.family {
-            Family::Weighted(weight) => Some(weight),
-            _ => None,
-        }
-    }
-}
 
 /// A subproblem as the plan stores it: 32 bytes. Its family is its
 /// segment's, its row follows from its masks.
@@ -398,227 +350,10 @@ fn run_for(size: usize) -> usize {
     (size / MIN_ITEMS).clamp(1, MAX_RUN)
 }
 
-/// Runs `f` with the row rules of `family` on the n×n board.
-pub(super) fn with_rules<T>(n: usize, family: Family, f: impl FnOnce(&dyn RowRules) -> T) -> T {
-    match family {
-        Family::Weighted(_) | Family::Single => f(&Plain::new(n)),
-        Family::Corner { bound1 } => f(&Corner {
-            n,
-            bound1: usize::from(bound1),
-        }),
-        Family::Side { bound1 } => f(&Side::new(n, usize::from(bound1))),
-    }
-}
-
-/// Splits `subproblem` further, into the placements of its rows down to
-/// `depth` under the same rules its family follows (a subproblem already
-/// that deep is passed on as it is), handing each to `emit` in index order
-/// until it breaks. Their counts add up to the subproblem's.
-pub fn refine(
-    n: usize,
-    subproblem: &Subproblem,
-    depth: usize,
-    emit: &mut impl FnMut(Subproblem) -> ControlFlow<()>,
-) -> ControlFlow<()> {
-    let Subproblem {
-        state,
-        family,
-        row,
-        placed,
-    } = *subproblem;
-    let mut emit = |state, row, placed| {
-        emit(Subproblem {
-            state,
-            family,
-            row,
-            placed,
-        })
-    };
-    match family {
-        Family::Weighted(_) => split(&Plain::new(n), state, placed, row, depth, &mut emit),
-        Family::Corner { bound1 } => {
-            let corner = Corner {
-                n,
-                bound1: usize::from(bound1),
-            };
-            split(&corner, state, placed, row, depth, &mut emit)
-        }
-        Family::Side { bound1 } => {
-            let side = Side::new(n, usize::from(bound1));
-            split(&side, state, placed, row, depth, &mut emit)
-        }
-        Family::Single => emit(state, row, placed),
-    }
-}
-
-/// Walks the plan's subproblems in index order, handing each with its
-/// family to `emit` until it breaks.
-fn walk(
-    n: usize,
-    depth: usize,
-    symmetry: Symmetry,
-    emit: &mut impl FnMut(Family, State, Placed) -> ControlFlow<()>,
-) -> ControlFlow<()> {
-    let (plain, empty) = (Plain::new(n), Placed::default());
-    match symmetry {
-        Symmetry::None => split(&plain, State::EMPTY, empty, 0, depth, &mut |s, _, p| {
-            emit(Family::Weighted(1), s, p)
-        }),
-        Symmetry::Mirror => {
-            // The first queen placed keeps to the left half.
-            let mut twice = |s, _, p| emit(Family::Weighted(2), s, p);
-            let left = Plain {
-                first: (0, full_mask(n / 2)),
-                ..plain
-            };
-            split(&left, State::EMPTY, empty, 0, depth, &mut twice)?;
-            if n % 2 == 1 {
-                let bit = 1 << (n / 2);
-                let (middle, placed) = (State::EMPTY.place(bit), empty.with(0, bit));
-                if n == 1 {
-                    return emit(Family::Weighted(1), middle, placed);
-                }
-                let left = Plain {
-                    first: (1, full_mask(n / 2)),
-                    ..plain
-                };
-                split(&left, middle, placed, 1, depth.max(2), &mut twice)?;
-            }
-            ControlFlow::Continue(())
-        }
-        Symmetry::Full => walk_full(n, depth, emit),
-    }
-}
-
-/// The full-symmetry subproblems: the corner branches (two rows placed), then
-/// the side branches, each split down to `depth` rows under its row rules.
-fn walk_full(
-    n: usize,
-    depth: usize,
-    emit: &mut impl FnMut(Family, State, Placed) -> ControlFlow<()>,
-) -> ControlFlow<()> {
-    if n == 1 {
-        return emit(Family::Single, State::EMPTY.place(1), Placed::default());
-    }
-    for bound1 in 2..n.saturating_sub(1) {
-        let state = State::EMPTY.place(1).place(1 << bound1);
-        let placed = Placed::default().with(0, 1).with(1, 1 << bound1);
-        let family = Family::Corner {
-            bound1: bound1 as u8,
-        };
-        let corner = Corner { n, bound1 };
-        split(&corner, state, placed, 2, depth.max(2), &mut |s, _, p| {
-            emit(family, s, p)
-        })?;
-    }
-    let mut bound1 = 1;
-    while bound1 + 1 + bound1 < n {
-        let side = Side::new(n, bound1);
-        let (state, _) = side.start();
-        let family = Family::Side {
-            bound1: bound1 as u8,
-        };
-        split(&side, state, Placed::default(), 0, depth, &mut |s, _, p| {
-            emit(family, s, p)
-        })?;
-        bound1 += 1;
-    }
-    ControlFlow::Continue(())
-}
-
-/// The rules a branch's rows follow, as the plan splits it: which columns
-/// a row may take, and which row is stepped over (the side branch's
-/// pre-placed queen).
-pub(super) trait RowRules {
-    /// The columns row `row` may take below `state`.
-    fn candidates(&self, row: usize, state: State) -> u32;
-
-    /// The row to fill next and its state, if `row` is filled already.
-    fn skip(&self, row: usize, state: State) -> (usize, State) {
-        (row, state)
-    }
-}
-
-/// No rule but the attacks, except that one row (the first the split
-/// fills, under mirror symmetry) may keep to some columns.
-#[derive(Clone, Copy)]
-struct Plain {
-    full: u32,
-    /// A row and the columns it may take.
-    first: (usize, u32),
-}
-
-impl Plain {
-    fn new(n: usize) -> Plain {
-        Plain {
-            full: full_mask(n),
-            first: (0, full_mask(n)),
-        }
-    }
-}
-
-impl RowRules for Plain {
-    fn candidates(&self, row: usize, state: State) -> u32 {
-        let (first_row, first_mask) = self.first;
-        let free = state.free(self.full);
-        if row == first_row {
-            free & first_mask
-        } else {
-            free
-        }
-    }
-}
-
-/// The corner branch's rule ([`corner_candidates`]).
-struct Corner {
-    n: usize,
-    bound1: usize,
-}
-
-impl RowRules for Corner {
-    fn candidates(&self, row: usize, state: State) -> u32 {
-        corner_candidates(self.n, self.bound1, row, state)
-    }
-}
-
-impl RowRules for Side {
-    fn candidates(&self, row: usize, state: State) -> u32 {
-        Side::candidates(self, row, state)
-    }
-
-    fn skip(&self, row: usize, state: State) -> (usize, State) {
-        self.skip_fixed(row, state)
-    }
-}
-
-/// Hands every placement of the rows from `row` down to `depth` below
-/// `state` under `rules` to `cut`, in index order, until it breaks (a
-/// stepped-over row counts as placed, so a cut may hold one row more).
-fn split(
-    rules: &impl RowRules,
-    state: State,
-    placed: Placed,
-    row: usize,
-    depth: usize,
-    cut: &mut dyn FnMut(State, usize, Placed) -> ControlFlow<()>,
-) -> ControlFlow<()> {
-    let (row, state) = rules.skip(row, state);
-    if row >= depth {
-        return cut(state, row, placed);
-    }
-    let mut candidates = rules.candidates(row, state);
-    while candidates != 0 {
-        let bit = candidates & candidates.wrapping_neg(); // the lowest candidate
-        candidates ^= bit;
-        let (child, columns) = (state.place(bit), placed.with(row, bit));
-        split(rules, child, columns, row + 1, depth, cut)?;
-    }
-    ControlFlow::Continue(())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::backtrack::rules::refine;
 
     #[test]
     fn a_stored_subproblem_takes_thirty_two_bytes() {

@@ -93,6 +93,55 @@ impl Placed {
     }
 }
 
+/// What the completions of a run of subproblems are worth; subproblems of
+/// one family share their row rules.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Family {
+    /// Each completion stands for this many solutions (symmetry none or
+    /// mirror).
+    Weighted(u64),
+    /// The corner branch: row 0 in column 0, row 1 in column `bound1`
+    /// (`2..=n-2`); completions are orbits of 8.
+    Corner {
+        /// Row 1's column.
+        bound1: u8,
+    },
+    /// The side branch, searched a quarter turn round (see
+    /// [`Side`](super::symmetry::Side)): the queen of column 0 stands in row
+    /// `n - 1 - bound1`; completions are classified by orbit.
+    Side {
+        /// The first queen's distance from the corner, in Takaken's
+        /// orientation.
+        bound1: u8,
+    },
+    /// The 1×1 board under full symmetry: its one solution is an orbit of 1.
+    Single,
+}
+
+/// One independent piece of the search.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Subproblem {
+    /// The attacks of the queens placed so far.
+    pub state: State,
+    /// How its completions are counted.
+    pub family: Family,
+    /// The next row to fill.
+    pub row: usize,
+    /// The queens placed so far (the side branch's classification needs the
+    /// board; the side branch's column-0 queen is not in it).
+    pub placed: Placed,
+}
+
+impl Subproblem {
+    /// The subproblem's weight if it is [`Family::Weighted`].
+    pub fn weight(&self) -> Option<u64> {
+        match self.family {
+            Family::Weighted(weight) => Some(weight),
+            _ => None,
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -39,7 +39,8 @@
 use std::ops::ControlFlow;
 
 use super::count_scalar;
-use crate::engine::backtrack::plan::{refine, Subproblem};
+use crate::engine::backtrack::plan::Subproblem;
+use crate::engine::backtrack::rules::refine;
 use crate::reduce::Tally;
 
 /// How many rows the history word holds: the lanes take subproblems with at

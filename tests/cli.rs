@@ -111,7 +111,7 @@ fn count_reports_its_kernel_and_takes_the_one_asked_for() {
     // The child inherits NQUEENS_NO_LANES, which fastest() reads too.
     assert_eq!(json["kernel"], nqueens::Kernel::fastest().name());
     assert_eq!(json["total"], 724);
-    if !nqueens::engine::backtrack::kernel::lanes::available() {
+    if !nqueens::Kernel::Lanes.available() {
         rejects(&["count", "10", "--kernel", "lanes"], "--kernel", "AVX-512");
     }
 }
@@ -136,7 +136,9 @@ fn the_lanes_can_be_turned_off_where_the_default_kernel_is_chosen() {
     assert_eq!(json["pair_counter"], "portable");
     assert_eq!(json["total"], 724);
     // A kernel asked for by name is not affected.
-    if nqueens::Kernel::Lanes.available() {
+    if nqueens::Kernel::Lanes
+        .runs_in("the_lanes_can_be_turned_off_where_the_default_kernel_is_chosen")
+    {
         let output = nqueens()
             .args(["count", "10", "--json", "--kernel", "lanes"])
             .env("NQUEENS_NO_LANES", "1")

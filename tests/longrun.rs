@@ -4,13 +4,12 @@
 
 use std::path::Path;
 use std::process::{Command as Process, Stdio};
-use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
 mod common;
 
-use common::{json_of, nqueens};
+use common::{json_of, nqueens, start_and_kill, wait_for_a_record};
 
 /// Runs a command that must fail with `status`; returns its stderr.
 fn fails(args: &[&str], status: i32) -> String {
@@ -31,35 +30,15 @@ fn answer(json: &Value) -> (Value, Value, Value) {
     )
 }
 
-/// Starts a count by the backtracking engine with a journal and kills it
-/// (SIGKILL) once the journal holds a record.
-fn start_and_kill(n: &str, journal: &Path, threads: &str) {
-    let mut child = Process::new(env!("CARGO_BIN_EXE_nqueens"))
-        .args(["count", n, "--algo", "parallel", "--threads", threads])
-        .arg("--checkpoint")
-        .arg(journal)
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let deadline = Instant::now() + Duration::from_secs(60);
-    loop {
-        let lines = std::fs::read_to_string(journal).map_or(0, |t| t.lines().count());
-        if lines > 2 || Instant::now() > deadline {
-            break;
-        }
-        std::thread::sleep(Duration::from_millis(50));
-    }
-    child.kill().unwrap();
-    child.wait().unwrap();
-}
-
 #[test]
 fn a_killed_count_resumes_from_its_journal_on_any_thread_count_with_the_same_answer() {
     let dir = tempfile::tempdir().unwrap();
     let journal = dir.path().join("n17.journal");
     let path = journal.to_str().unwrap();
-    start_and_kill("17", &journal, "1");
+    start_and_kill(
+        &["count", "17", "--algo", "parallel", "--threads", "1"],
+        &journal,
+    );
     let status = json_of(&["status", path, "--json"]);
     let done = status["done_items"].as_u64().unwrap();
     assert!(done > 0, "{status}");
@@ -432,11 +411,7 @@ fn two_processes_never_count_into_one_journal_and_a_killed_one_lets_go() {
         .stderr(Stdio::null())
         .spawn()
         .unwrap();
-    let deadline = Instant::now() + Duration::from_secs(60);
-    while std::fs::read_to_string(&journal).map_or(0, |t| t.lines().count()) < 2 {
-        assert!(Instant::now() < deadline, "the first count wrote no header");
-        std::thread::sleep(Duration::from_millis(20));
-    }
+    wait_for_a_record(&journal);
     // The second is refused while the first counts, and writes nothing.
     let before = std::fs::read(&journal).unwrap().len();
     let stderr = fails(&["count", "17", "--threads", "1", "--checkpoint", path], 2);

@@ -3,12 +3,14 @@
 //! with `--features mpi`; .ci/run installs OpenMPI and runs it.
 #![cfg(feature = "mpi")]
 
-use std::path::Path;
 use std::process::{Command, Output, Stdio};
-use std::time::{Duration, Instant};
 
 use nqueens::oeis::{known_total, known_unique};
 use serde_json::Value;
+
+mod common;
+
+use common::wait_for_a_record;
 
 fn mpirun(ranks: usize) -> Command {
     let mut command = Command::new("mpirun");
@@ -88,16 +90,4 @@ fn a_killed_mpi_job_resumes_from_its_journal() {
     let resumed = json(&resumed);
     assert_eq!(resumed["total"].as_u64(), known_total(17));
     assert_eq!(resumed["unique"].as_u64(), known_unique(17));
-}
-
-fn wait_for_a_record(journal: &Path) {
-    let deadline = Instant::now() + Duration::from_secs(60);
-    while Instant::now() < deadline {
-        let lines = std::fs::read_to_string(journal).map_or(0, |t| t.lines().count());
-        if lines > 2 {
-            return;
-        }
-        std::thread::sleep(Duration::from_millis(50));
-    }
-    panic!("no record in {} after 60 s", journal.display());
 }

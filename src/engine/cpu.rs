@@ -9,7 +9,9 @@
 //! (`is_x86_feature_detected!` caches them itself), the environment once a
 //! process.
 
-use std::sync::OnceLock;
+use std::collections::HashSet;
+use std::io::Write;
+use std::sync::{Mutex, OnceLock};
 
 /// The environment variable that keeps every engine on its portable path
 /// where the default path is chosen: set to anything but `0`, the backtracker
@@ -88,4 +90,23 @@ pub fn avx512_pairs() -> bool {
     {
         false
     }
+}
+
+/// For tests, the one way a path this CPU lacks is skipped: `true` when
+/// `available`; otherwise says `SKIPPED {test} on the {path}: this CPU
+/// lacks {needs}` on stderr (straight to the file descriptor, which the
+/// test harness does not capture; once per test and path) and returns
+/// `false`. Not part of the API.
+#[doc(hidden)]
+pub fn runs_or_skips(available: bool, test: &str, path: &str, needs: &str) -> bool {
+    static SAID: Mutex<Option<HashSet<String>>> = Mutex::new(None);
+    if available {
+        return true;
+    }
+    let line = format!("SKIPPED {test} on the {path}: this CPU lacks {needs}");
+    let mut said = SAID.lock().unwrap_or_else(|e| e.into_inner());
+    if said.get_or_insert_with(HashSet::new).insert(line.clone()) {
+        let _ = writeln!(std::io::stderr(), "{line}");
+    }
+    false
 }

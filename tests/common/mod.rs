@@ -2,6 +2,10 @@
 //! JSON, and the shape every refused command line must have.
 #![allow(dead_code)] // each test file uses a part
 
+use std::path::Path;
+use std::process::{Command as Process, Stdio};
+use std::time::{Duration, Instant};
+
 use assert_cmd::Command;
 use serde_json::Value;
 
@@ -39,4 +43,34 @@ pub fn rejects(args: &[&str], flag: &str, rule: &str) {
         "{args:?} should say {rule}: {stderr}"
     );
     assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+}
+
+/// Waits, a minute at most, until `journal` holds a record (more than its
+/// two header lines).
+pub fn wait_for_a_record(journal: &Path) {
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while Instant::now() < deadline {
+        let lines = std::fs::read_to_string(journal).map_or(0, |t| t.lines().count());
+        if lines > 2 {
+            return;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    panic!("no record in {} after 60 s", journal.display());
+}
+
+/// Starts `nqueens ARGS --checkpoint JOURNAL` and kills it (SIGKILL) once
+/// the journal holds a record: the crash every resume test starts from.
+pub fn start_and_kill(args: &[&str], journal: &Path) {
+    let mut child = Process::new(env!("CARGO_BIN_EXE_nqueens"))
+        .args(args)
+        .arg("--checkpoint")
+        .arg(journal)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    wait_for_a_record(journal);
+    child.kill().unwrap();
+    child.wait().unwrap();
 }

@@ -52,6 +52,21 @@ impl PairCounter {
         }
     }
 
+    /// What the counter needs of the CPU, for a refusal or a skip.
+    pub fn needs(self) -> &'static str {
+        match self {
+            PairCounter::Portable => "nothing",
+            PairCounter::Avx512 => cpu::AVX512_PAIRS_NEEDS,
+        }
+    }
+
+    /// Whether a test may run the counter here (a skip is said, once).
+    #[doc(hidden)]
+    pub fn runs_in(self, test: &str) -> bool {
+        let path = format!("{self} pair counter");
+        cpu::runs_or_skips(self.available(), test, &path, self.needs())
+    }
+
     /// Whether this CPU runs the counter.
     pub fn available(self) -> bool {
         match self {
@@ -336,7 +351,7 @@ mod tests {
             let naive = count_naive(&a, &b);
             prop_assert_eq!(count_sliced(&a, &b, bits), naive);
             for counter in [PairCounter::Portable, PairCounter::Avx512] {
-                if counter.available() {
+                if counter.runs_in("sliced_counts_are_the_double_loop") {
                     prop_assert_eq!(counter.count(&a, &b, bits), naive);
                 }
             }
@@ -355,7 +370,7 @@ mod tests {
             let weights = weights & weights.rotate_left(7) & ((1 << 40) - 1);
             let naive = count_naive_weighted(&a, &b, weights);
             for counter in [PairCounter::Portable, PairCounter::Avx512] {
-                if counter.available() {
+                if counter.runs_in("weighted_counts_are_the_weighted_double_loop") {
                     prop_assert_eq!(counter.count_weighted(&a, &b, 40, weights), naive);
                 }
             }
@@ -371,7 +386,7 @@ mod tests {
             };
             let (a, b) = (thin(&a), thin(&b));
             for counter in [PairCounter::Portable, PairCounter::Avx512] {
-                if counter.available() {
+                if counter.runs_in("the_wide_count_crosses_blocks_of_512") {
                     prop_assert_eq!(counter.count(&a, &b, 62), count_naive(&a, &b));
                 }
             }

@@ -50,6 +50,13 @@ impl Kernel {
         }
     }
 
+    /// Whether a test may run the kernel here (a skip is said, once).
+    #[doc(hidden)]
+    pub fn runs_in(self, test: &str) -> bool {
+        let path = format!("{self} kernel");
+        cpu::runs_or_skips(self.available(), test, &path, self.needs())
+    }
+
     /// The fastest kernel this machine runs: the lanes where the CPU has
     /// AVX-512 F and CD (unless [`NO_LANES_VAR`](cpu::NO_LANES_VAR) is
     /// set), else scalar.

@@ -38,6 +38,11 @@ public    the join against the fastest public CPU counter,
           (built by scripts/build-public-join.sh into --public DIR): target
           < 1 at each.
 
+house     the house moved (issue 15): `count N --algo A --threads 1` for
+          N = 17, 18 and A = join, parallel against the same command of
+          --baseline BINARY (the build before the move): target within 2%
+          (0.98..1.02) each.
+
 longrun   the journal's cost: `count 17 --threads 2 --checkpoint FILE` (a new
           journal every run) against the same count without one, target
           <= 1.01; the same for `count 16 --depth 7` (48,000 work items).
@@ -229,6 +234,22 @@ def join(binary, refcount, baseline=None):
     return comparisons, memory
 
 
+def house(binary, refcount, baseline=None):
+    if not baseline:
+        sys.exit("error: the house suite compares with --baseline BINARY")
+
+    def algo(program, n, name):
+        return count(program, n, "--algo", name, "--threads", "1")
+
+    comparisons = [
+        (f"count {n} --algo {name} --threads 1 / baseline", "0.98..1.02",
+         algo(binary, n, name), ours(n), algo(baseline, n, name), ours(n))
+        for n in (17, 18)
+        for name in ("join", "parallel")
+    ]
+    return comparisons, []
+
+
 def public_join(public):
     def suite(binary, refcount, baseline=None):
         def check(n):
@@ -270,6 +291,7 @@ SUITES = {
     "longrun": longrun,
     "join": join,
     "crossover": crossover,
+    "house": house,
     "public": None,  # needs --public
 }
 
@@ -287,7 +309,7 @@ def main():
     parser.add_argument(
         "--baseline",
         type=Path,
-        help="an older nqueens binary to compare with (layers suite)",
+        help="an older nqueens binary to compare with (layers and house suites)",
     )
     parser.add_argument(
         "--public",

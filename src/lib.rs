@@ -85,6 +85,7 @@ pub use engine::backtrack::plan::Plan;
 pub use engine::join::pairs::PairCounter;
 pub use engine::join::Join;
 pub use engine::{Engine, EngineId, Fingerprint};
+pub use exec::forecast::Forecast;
 pub use exec::{Phase, Progress};
 pub use reduce::{Classes, Fixed, Tally};
 pub use solutions::Solutions;
@@ -389,6 +390,54 @@ pub fn count_with_progress(
     result.elapsed_s = start.elapsed().as_secs_f64();
     result.peak_bytes = peak_memory();
     Ok(result)
+}
+
+/// The forecast of the count of the n×n board with `options` on `threads`
+/// threads, of the algorithm [`choose`] resolves them to: see
+/// [`exec::forecast`]. With `longer_than`, `None` for a count that surely
+/// takes less (decided in milliseconds), and for a split depth whose plan
+/// would not fit (the count's to refuse). The join is forecast by timing
+/// about `budget_s` seconds of items of `join` (the count's own engine)
+/// when given, else of a join built for it.
+///
+/// # Errors
+/// As [`exec::forecast::forecast`].
+pub fn forecast(
+    n: usize,
+    options: &Options,
+    threads: usize,
+    longer_than: Option<f64>,
+    budget_s: f64,
+    join: Option<&Join>,
+) -> Result<Option<Forecast>, Error> {
+    use exec::forecast::Method;
+    let serial = |count, fastest_nodes_per_s| Method::Serial {
+        count,
+        fastest_nodes_per_s,
+    };
+    let method = match choose(n, options, threads)?.algorithm {
+        Algorithm::Join => Method::Join {
+            engine: join,
+            max_memory: memory_limit(options),
+        },
+        Algorithm::Auto | Algorithm::Parallel => {
+            let fits = options
+                .depth
+                .is_none_or(|depth| Plan::items_of(n, depth, options.symmetry).is_some());
+            if !fits && longer_than.is_some() {
+                return Ok(None);
+            }
+            Method::Backtrack {
+                symmetry: options.symmetry,
+                kernel: options.kernel.unwrap_or_else(Kernel::fastest),
+            }
+        }
+        Algorithm::Set => serial(reference::set_based::count, 1e8),
+        Algorithm::Board => serial(reference::board_scan::count, 2e8),
+        Algorithm::Bitmask => serial(reference::bitmask::count_recursive, 1e9),
+        Algorithm::BitmaskIter => serial(reference::bitmask::count_iterative, 1e9),
+    };
+    exec::forecast::forecast(n, method, threads, longer_than, budget_s)
 }
 
 /// The process's peak resident memory so far (Linux: `VmHWM`).

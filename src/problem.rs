@@ -150,6 +150,13 @@ pub enum Error {
         /// The features it needs, e.g. `AVX-512 F and CD`.
         needs: &'static str,
     },
+    /// A thread pool the library needs for itself (the one thread a
+    /// forecast's calibration counts on) could not start.
+    #[error("could not start a thread pool: {why}")]
+    ThreadPool {
+        /// What the system said.
+        why: String,
+    },
     /// The solutions fixed by the rotations do not fit the total: some count
     /// is wrong (a bug, never a property of the request).
     #[error("the counts for n = {n} do not fall into orbits (Burnside's lemma): a count is wrong")]

@@ -27,13 +27,9 @@ pub fn run(args: VerifyArgs) -> anyhow::Result<()> {
     };
     // Said up front: an hour-long last row must not look like a hang.
     let threads = pool.current_num_threads();
-    let largest = Options {
-        algorithm: nqueens::choose(args.max, &options, threads)?.algorithm,
-        ..options
-    };
-    if let Some(e) =
-        estimate::if_longer_than(ANNOUNCE_VERIFY_AFTER_S, args.max, &largest, threads, None)?
-    {
+    let (longer, budget) = (Some(ANNOUNCE_VERIFY_AFTER_S), estimate::ANNOUNCE_BUDGET_S);
+    // What the count will refuse is the count's to say.
+    if let Ok(Some(e)) = nqueens::forecast(args.max, &options, threads, longer, budget, None) {
         eprintln!(
             "estimate: the largest board, n = {}, should take about {} on {} thread(s), between {} and {}",
             args.max,

@@ -1,11 +1,12 @@
 //! How work items run, over any [`Engine`](crate::engine::Engine)'s items:
 //! on the current rayon [pool]; recorded in a crash-safe [journal] as they
 //! finish, so that a count resumes where it stopped; cut into [shard]s that
-//! run anywhere and are summed by [merge]; forecast from a timed
-//! [sample].
+//! run anywhere and are summed by [merge]; [forecast] before they run (the
+//! join's from a timed [sample]).
 //!
 //! Nothing here knows how an item is counted.
 
+pub mod forecast;
 pub mod journal;
 pub mod merge;
 #[cfg(feature = "mpi")]

@@ -10,8 +10,15 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-/// What the binary is built from (scripts/measure.py keeps the same list).
-const INPUTS: [&str; 5] = ["src", "benches", "build.rs", "Cargo.toml", "Cargo.lock"];
+/// What the binary is built from (the codegen flags in .cargo/ included).
+const INPUTS: [&str; 6] = [
+    "src",
+    "benches",
+    "build.rs",
+    "Cargo.toml",
+    "Cargo.lock",
+    ".cargo",
+];
 
 fn git(args: &[&str]) -> Option<String> {
     Command::new("git")

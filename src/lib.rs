@@ -75,9 +75,11 @@ pub mod problem;
 pub mod reduce;
 pub mod reference;
 mod solutions;
+pub mod system;
 
 use problem::check_board_size;
 pub use problem::{bytes, Error, Symmetry, MAX_N, PROGRAM};
+pub use system::{available_memory, peak_memory};
 
 pub use board::Solution;
 pub use engine::backtrack::kernel::Kernel;
@@ -438,22 +440,6 @@ pub fn forecast(
         Algorithm::BitmaskIter => serial(reference::bitmask::count_iterative, 1e9),
     };
     exec::forecast::forecast(n, method, threads, longer_than, budget_s)
-}
-
-/// The process's peak resident memory so far (Linux: `VmHWM`).
-pub fn peak_memory() -> Option<u64> {
-    let status = std::fs::read_to_string("/proc/self/status").ok()?;
-    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
-    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kib * 1024)
-}
-
-/// The memory this machine has available now (Linux: `MemAvailable`).
-pub fn available_memory() -> Option<u64> {
-    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
-    let line = info.lines().find(|l| l.starts_with("MemAvailable:"))?;
-    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kib * 1024)
 }
 
 /// The engine that counts the n×n board with `options` on `threads`

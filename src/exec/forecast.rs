@@ -5,11 +5,11 @@
 //! A search (the backtracking engine, or a serial textbook search) is
 //! forecast by its nodes and this machine's pace: the nodes from Knuth's
 //! estimator on the very plan the count would use
-//! ([`estimate`](crate::engine::backtrack::estimate)), the pace from
+//! ([`estimate`](crate::engine::backtrack::estimate::nodes)), the pace from
 //! timing the same search on one thread on the largest smaller board that
 //! counts in about [`CALIBRATION_S`], whose nodes are estimated the same
 //! way. The join, which has no search tree, is forecast by a timed sample
-//! of its own work items ([`sample`](super::sample)). Either way the time
+//! of its own work items ([`sample::time_within`]). Either way the time
 //! on T threads assumes they count [`PARALLEL_EFFICIENCY`] as fast as T
 //! single threads, and the spread is two standard errors either side.
 

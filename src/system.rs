@@ -1,0 +1,20 @@
+//! What the operating system tells about this process and machine: the
+//! process's peak memory (reported with every count) and the memory
+//! available now (the join's default memory limit). Linux only; `None`
+//! elsewhere.
+
+/// The process's peak resident memory so far (Linux: `VmHWM`).
+pub fn peak_memory() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib * 1024)
+}
+
+/// The memory this machine has available now (Linux: `MemAvailable`).
+pub fn available_memory() -> Option<u64> {
+    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = info.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib * 1024)
+}

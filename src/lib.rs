@@ -202,7 +202,9 @@ pub struct JoinMemory {
 }
 
 /// The one place that decides what counts the n×n board with `options` on
-/// `threads` threads. An algorithm asked for by name is kept. For
+/// `threads` threads. An algorithm asked for by name is kept, the join
+/// only if its memory plan fits the limit (`options.max_memory`, else the
+/// memory available now): refused before anything is built or timed. For
 /// [`Algorithm::Auto`]: the backtracking engine when the options set
 /// something only it takes (a depth, a kernel, a symmetry other than
 /// full), on boards below [`JOIN_FROM`] for this CPU, past the largest
@@ -211,13 +213,22 @@ pub struct JoinMemory {
 /// otherwise.
 ///
 /// # Errors
-/// [`Error::BoardSize`] unless `1 <= n <= MAX_N`.
+/// [`Error::BoardSize`] unless `1 <= n <= MAX_N`; for the join asked for
+/// by name, [`Error::JoinTooLarge`] past its largest board and
+/// [`Error::JoinMemory`] over the limit.
 pub fn choose(n: usize, options: &Options, threads: usize) -> Result<Choice, Error> {
     check_board_size(n)?;
     let chosen = |algorithm| Choice {
         algorithm,
         join_memory: None,
     };
+    if options.algorithm == Algorithm::Join {
+        let needed = Join::plan(n, threads)?.total();
+        let limit = memory_limit(options);
+        if needed > limit {
+            return Err(Error::JoinMemory { n, needed, limit });
+        }
+    }
     if options.algorithm != Algorithm::Auto {
         return Ok(chosen(options.algorithm));
     }

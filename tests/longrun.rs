@@ -310,17 +310,24 @@ fn journal_line(value: &Value) -> String {
     format!("{body} {:08x}\n", crc32fast::hash(body.as_bytes()))
 }
 
+/// Counts the n×n board (backtracking) as `shards` shard files in `dir`;
+/// returns their paths, shard 1 first.
+fn shard_files(dir: &Path, n: usize, shards: usize) -> Vec<String> {
+    (1..=shards)
+        .map(|i| {
+            let name = dir.join(format!("s{i}.json")).display().to_string();
+            let (n, shard) = (n.to_string(), format!("{i}/{shards}"));
+            let args = ["count", &n, "--algo", "parallel", "--shard", &shard];
+            json_of(&[&args[..], &["--out", &name, "--json"]].concat());
+            name
+        })
+        .collect()
+}
+
 #[test]
 fn forged_shard_files_are_refused_naming_the_field_not_merged() {
     let dir = tempfile::tempdir().unwrap();
-    let names: Vec<String> = (1..=3)
-        .map(|i| dir.path().join(format!("s{i}.json")).display().to_string())
-        .collect();
-    for (i, name) in names.iter().enumerate() {
-        let shard = format!("{}/3", i + 1);
-        let args = ["count", "13", "--algo", "parallel", "--shard", &shard];
-        json_of(&[&args[..], &["--out", name, "--json"]].concat());
-    }
+    let names = shard_files(dir.path(), 13, 3);
     let original: Value =
         serde_json::from_str(&std::fs::read_to_string(&names[0]).unwrap()).unwrap();
     let last_item = original["items"][1].clone();
@@ -440,14 +447,7 @@ fn a_merged_total_that_differs_from_oeis_is_exit_one_after_the_report() {
     // A shard whose tally was changed consistently (total, classes) passes
     // every check of the file; only OEIS can tell: exit 1, as verify does.
     let dir = tempfile::tempdir().unwrap();
-    let names: Vec<String> = (1..=2)
-        .map(|i| dir.path().join(format!("s{i}.json")).display().to_string())
-        .collect();
-    for (i, name) in names.iter().enumerate() {
-        let shard = format!("{}/2", i + 1);
-        let args = ["count", "12", "--algo", "parallel", "--shard", &shard];
-        json_of(&[&args[..], &["--out", name, "--json"]].concat());
-    }
+    let names = shard_files(dir.path(), 12, 2);
     let mut forged: Value =
         serde_json::from_str(&std::fs::read_to_string(&names[0]).unwrap()).unwrap();
     let orbit8 = forged["tally"]["classes"]["orbit8"].as_u64().unwrap() + 1;

@@ -8,7 +8,7 @@
 use std::io::{self, Write};
 
 use nqueens::engine::backtrack::estimate::exact_nodes;
-use nqueens::engine::join::{LARGEST_N, SLOW_LAYOUT_FROM};
+use nqueens::engine::join::lays_out_slowly;
 use nqueens::exec::forecast::Basis;
 use nqueens::{Algorithm, Forecast, Join, Kernel, Options, Plan, Symmetry};
 use serde::Serialize;
@@ -104,8 +104,7 @@ pub fn run(args: EstimateArgs) -> anyhow::Result<()> {
         Algorithm::Auto if backtrack_only => Algorithm::Parallel,
         asked => asked,
     };
-    let slow = (SLOW_LAYOUT_FROM..=LARGEST_N).contains(&args.n);
-    if matches!(asked, Algorithm::Auto | Algorithm::Join) && slow {
+    if matches!(asked, Algorithm::Auto | Algorithm::Join) && lays_out_slowly(args.n) {
         eprintln!(
             "estimate: the join for n = {} sizes its quarter table and times a sample of its \
              items (a minute at most)…",
@@ -117,7 +116,9 @@ pub fn run(args: EstimateArgs) -> anyhow::Result<()> {
         symmetry: args.symmetry.unwrap_or_default(),
         ..Options::default()
     };
-    let algorithm = nqueens::choose(args.n, &options, threads)?.algorithm;
+    let algorithm = nqueens::choose(args.n, &options, threads)
+        .map_err(usage_error)?
+        .algorithm;
     let options = Options {
         algorithm,
         ..options

@@ -46,18 +46,22 @@ pub fn count(args: &CountArgs, mut job: Job, bar: progress::CountBar) -> anyhow:
         }
         None => None,
     };
-    // The part of the whole count this run does, by the items' cost.
+    // The part of the whole count this run does, by the items' cost (all
+    // of it for a plain count: no need to add the costs up).
     let cost = |items: &mut dyn Iterator<Item = usize>| items.map(|i| engine.cost(i)).sum::<f64>();
-    let whole = cost(&mut (0..engine.items()));
-    let todo = match &journal {
-        Some((_, _, contents)) => cost(&mut contents.remaining()),
-        None => cost(&mut items.clone()),
+    let share = if journal.is_none() && args.shard.is_none() {
+        1.0
+    } else {
+        let todo = match &journal {
+            Some((_, _, contents)) => cost(&mut contents.remaining()),
+            None => cost(&mut items.clone()),
+        };
+        todo / cost(&mut (0..engine.items())).max(1e-9)
     };
     let join = match &engine {
         AnyEngine::Join(join) => Some(join),
         AnyEngine::Backtrack(_) => None,
     };
-    let share = todo / whole.max(1e-9);
     estimate::announce(job.n, &options, threads, share, join, &bar)?;
     // Ctrl-C or SIGTERM: what finished reaches the journal, the progress
     // line is cleared.

@@ -6,9 +6,9 @@
 
 use std::path::Path;
 
-use nqueens::engine::join::{LARGEST_N, SLOW_LAYOUT_FROM};
+use nqueens::engine::join::lays_out_slowly;
 use nqueens::exec::journal::{self, Contents};
-use nqueens::{Algorithm, Error, Join, Options, Plan, Symmetry};
+use nqueens::{Algorithm, Options, Plan, Symmetry};
 
 use super::args::{reject_parallel_only, reject_serial, CountArgs};
 use super::errors::{journal_error, usage_error};
@@ -64,11 +64,13 @@ impl Job {
             max_memory: args.max_memory,
         };
         let join_may_run = matches!(asked, Algorithm::Auto | Algorithm::Join);
-        let slow = (SLOW_LAYOUT_FROM..=LARGEST_N).contains(&args.n);
-        if let (true, true, Some(bar)) = (join_may_run, slow, bar) {
+        if let (true, Some(bar)) = (join_may_run && lays_out_slowly(args.n), bar) {
             bar.planning(args.n, "the join sizes its quarter table");
         }
-        let choice = nqueens::choose(args.n, &options, threads)?;
+        // A join asked for that cannot run is refused here, before an
+        // estimate times a sample of it (54 s at n = 22 before the count
+        // said no).
+        let choice = nqueens::choose(args.n, &options, threads).map_err(usage_error)?;
         if let Some(memory) = choice.join_memory {
             eprintln!(
                 "note: the join for n = {} would need {} of memory, more than the {} it may \
@@ -79,19 +81,6 @@ impl Job {
             );
         }
         options.algorithm = choice.algorithm;
-        if options.algorithm == Algorithm::Join {
-            // Refused now, before an estimate times a sample of a join that
-            // cannot run (54 s at n = 22 before the count said no).
-            let needed = Join::plan(args.n, threads).map_err(usage_error)?.total();
-            let limit = nqueens::memory_limit(&options);
-            if needed > limit {
-                return Err(usage_error(Error::JoinMemory {
-                    n: args.n,
-                    needed,
-                    limit,
-                }));
-            }
-        }
         if options.algorithm == Algorithm::Parallel {
             options.depth = options.depth.or(planned.map(|p| p.depth));
         }

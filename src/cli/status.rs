@@ -38,8 +38,12 @@ pub fn run(args: StatusArgs) -> anyhow::Result<()> {
                 e.why
             ))
         })?;
-        let status = ShardStatus::new(path, file)?;
-        print(&status, args.json, ShardStatus::write_text)
+        // Its fields, with `kind` "shard" (like the journal's "journal")
+        // and its path.
+        let mut status = serde_json::to_value(&file)?;
+        status["kind"] = "shard".into();
+        status["path"] = path.display().to_string().into();
+        print(&status, args.json, |_, out| write_shard(&file, path, out))
     }
 }
 
@@ -117,31 +121,6 @@ fn estimate_left(contents: &Contents) -> Option<f64> {
     (done > 0.0 && contents.wall_s > 0.0).then(|| contents.wall_s * left / done)
 }
 
-/// What `status` says of a shard file: its fields, with `kind` "shard"
-/// (like the journal's "journal") and its path.
-#[derive(Serialize)]
-#[serde(transparent)]
-struct ShardStatus {
-    #[serde(skip)]
-    file: ShardFile,
-    #[serde(skip)]
-    path: String,
-    json: serde_json::Value,
-}
-
-impl ShardStatus {
-    fn new(path: &Path, file: ShardFile) -> anyhow::Result<ShardStatus> {
-        let mut json = serde_json::to_value(&file)?;
-        json["kind"] = "shard".into();
-        json["path"] = path.display().to_string().into();
-        Ok(ShardStatus {
-            file,
-            path: path.display().to_string(),
-            json,
-        })
-    }
-}
-
 impl JournalStatus {
     fn write_text(&self, out: &mut dyn Write) -> io::Result<()> {
         let f = &self.header.fingerprint;
@@ -182,31 +161,31 @@ impl JournalStatus {
     }
 }
 
-impl ShardStatus {
-    fn write_text(&self, out: &mut dyn Write) -> io::Result<()> {
-        let file = &self.file;
-        writeln!(
-            out,
-            "shard {}/{} {}",
-            file.shard[0], file.shard[1], self.path
-        )?;
-        write_plan(out, &file.fingerprint)?;
-        writeln!(
-            out,
-            "  items        {}..{} of {}, complete",
-            file.items[0], file.items[1], file.total_items
-        )?;
-        writeln!(out, "  solutions    {} (its part of the total)", file.total)?;
-        writeln!(
-            out,
-            "  time spent   {} on {} thread(s), {} kernel",
-            duration(file.elapsed_s),
-            file.threads,
-            file.kernel
-        )?;
-        writeln!(out, "  machine      {} ({})", file.host, file.cpu)?;
-        writeln!(out, "  written by   {}", file.program)
-    }
+/// What `status` says of a shard file, as text.
+fn write_shard(file: &ShardFile, path: &Path, out: &mut dyn Write) -> io::Result<()> {
+    writeln!(
+        out,
+        "shard {}/{} {}",
+        file.shard[0],
+        file.shard[1],
+        path.display()
+    )?;
+    write_plan(out, &file.fingerprint)?;
+    writeln!(
+        out,
+        "  items        {}..{} of {}, complete",
+        file.items[0], file.items[1], file.total_items
+    )?;
+    writeln!(out, "  solutions    {} (its part of the total)", file.total)?;
+    writeln!(
+        out,
+        "  time spent   {} on {} thread(s), {} kernel",
+        duration(file.elapsed_s),
+        file.threads,
+        file.kernel
+    )?;
+    writeln!(out, "  machine      {} ({})", file.host, file.cpu)?;
+    writeln!(out, "  written by   {}", file.program)
 }
 
 fn write_plan(out: &mut dyn Write, f: &Fingerprint) -> io::Result<()> {

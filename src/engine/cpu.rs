@@ -9,7 +9,7 @@
 //! (`is_x86_feature_detected!` caches them itself), the environment once a
 //! process.
 
-use std::collections::HashSet;
+use std::collections::BTreeSet;
 use std::io::Write;
 use std::sync::{Mutex, OnceLock};
 
@@ -99,13 +99,13 @@ pub fn avx512_pairs() -> bool {
 /// `false`. Not part of the API.
 #[doc(hidden)]
 pub fn runs_or_skips(available: bool, test: &str, path: &str, needs: &str) -> bool {
-    static SAID: Mutex<Option<HashSet<String>>> = Mutex::new(None);
+    static SAID: Mutex<BTreeSet<String>> = Mutex::new(BTreeSet::new());
     if available {
         return true;
     }
     let line = format!("SKIPPED {test} on the {path}: this CPU lacks {needs}");
     let mut said = SAID.lock().unwrap_or_else(|e| e.into_inner());
-    if said.get_or_insert_with(HashSet::new).insert(line.clone()) {
+    if said.insert(line.clone()) {
         let _ = writeln!(std::io::stderr(), "{line}");
     }
     false

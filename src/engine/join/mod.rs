@@ -101,6 +101,13 @@ pub const LARGEST_N: usize = 2 * LARGEST_QUARTER + 1;
 /// n = 24, 47 s at n = 25 (2-core Xeon dev VM).
 pub const SLOW_LAYOUT_FROM: usize = 22;
 
+/// Whether laying the join out for the n×n board takes seconds (from
+/// [`SLOW_LAYOUT_FROM`] to [`LARGEST_N`]): a count or a forecast then
+/// says it is planning before it starts.
+pub fn lays_out_slowly(n: usize) -> bool {
+    (SLOW_LAYOUT_FROM..=LARGEST_N).contains(&n)
+}
+
 /// The join engine for one board.
 #[derive(Clone, Debug)]
 pub struct Join {

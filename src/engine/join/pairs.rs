@@ -45,7 +45,7 @@ impl PairCounter {
     /// [`NO_LANES_VAR`](crate::engine::cpu::NO_LANES_VAR) is set, which
     /// keeps every engine on its portable path), else portable.
     pub fn fastest() -> PairCounter {
-        if wide_available() && !cpu::vectors_off() {
+        if cpu::avx512_pairs() && !cpu::vectors_off() {
             PairCounter::Avx512
         } else {
             PairCounter::Portable
@@ -71,7 +71,7 @@ impl PairCounter {
     pub fn available(self) -> bool {
         match self {
             PairCounter::Portable => true,
-            PairCounter::Avx512 => wide_available(),
+            PairCounter::Avx512 => cpu::avx512_pairs(),
         }
     }
 
@@ -106,7 +106,7 @@ impl PairCounter {
             PairCounter::Portable => sliced_core(sliced, stream, bits, weights),
             PairCounter::Avx512 => {
                 assert!(
-                    wide_available(),
+                    cpu::avx512_pairs(),
                     "the AVX-512 pair counter on a CPU without it"
                 );
                 #[cfg(target_arch = "x86_64")]
@@ -124,11 +124,6 @@ impl std::fmt::Display for PairCounter {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.name())
     }
-}
-
-/// Whether this CPU counts pairs in AVX-512 registers.
-pub fn wide_available() -> bool {
-    cpu::avx512_pairs()
 }
 
 /// The pairs of `a` and `b` with no common bit, by the double loop.

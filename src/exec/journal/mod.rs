@@ -252,14 +252,16 @@ impl Journal {
         }
         // A new journal (or one whose header a crash cut short): its
         // header, whole and synced, before any record.
+        // The file is read once, and what is read is what is parsed.
         let text = format!("{MAGIC} {FORMAT}\n{}", line(header));
-        let existing = std::fs::read(path).map_err(io_error)?;
-        if existing.len() < text.len() && text.as_bytes().starts_with(&existing) {
+        let mut bytes = std::fs::read(path).map_err(io_error)?;
+        if bytes.len() < text.len() && text.as_bytes().starts_with(&bytes) {
             file.set_len(0).map_err(io_error)?;
             (&file).write_all(text.as_bytes()).map_err(io_error)?;
             file.sync_all().map_err(io_error)?;
+            bytes = text.into_bytes();
         }
-        let contents = read(path)?;
+        let contents = read::parse(path, &bytes)?;
         let differences = contents.header.differences(header);
         if !differences.is_empty() {
             return Err(JournalError::Mismatch {

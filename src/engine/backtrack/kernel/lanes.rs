@@ -55,18 +55,16 @@ const PIECES_PER_BATCH: usize = 256;
 /// hundred KiB) whatever the board.
 const BUFFER_PIECES: usize = 4096;
 
-/// Whether this machine can run the lanes (AVX-512 F and CD).
-pub fn available() -> bool {
-    crate::engine::cpu::avx512_lanes()
-}
-
 /// Counts subproblems of one family (a work item) in the lanes, exactly as
 /// the scalar kernels would.
 ///
 /// # Panics
-/// If [`available`] is false.
+/// If the CPU lacks AVX-512 F and CD ([`avx512_lanes`](crate::engine::cpu::avx512_lanes)).
 pub fn count(n: usize, subproblems: &[Subproblem]) -> Tally {
-    assert!(available(), "the lanes need AVX-512 F and CD");
+    assert!(
+        crate::engine::cpu::avx512_lanes(),
+        "the lanes need AVX-512 F and CD"
+    );
     let Some(first) = subproblems.first() else {
         return Tally::default();
     };

@@ -16,8 +16,9 @@ use criterion::measurement::WallTime;
 use criterion::{
     criterion_group, criterion_main, BenchmarkGroup, BenchmarkId, Criterion, SamplingMode,
 };
+use nqueens::engine::join::pairs;
 use nqueens::oeis::known_total;
-use nqueens::{count, Algorithm, Options, PairCounter, Symmetry};
+use nqueens::{count, Algorithm, Join, Options, Symmetry};
 
 fn pool(threads: usize) -> rayon::ThreadPool {
     rayon::ThreadPoolBuilder::new()
@@ -175,12 +176,10 @@ fn join(c: &mut Criterion) {
     };
     let a: Vec<u64> = (0..600).map(|_| next()).collect();
     let b: Vec<u64> = (0..3000).map(|_| next()).collect();
-    for counter in [PairCounter::Portable, PairCounter::Avx512] {
-        if counter.available() {
-            group.bench_function(counter.name(), |bench| {
-                bench.iter(|| counter.count(&a, &b, 30))
-            });
-        }
+    for path in Join::PATHS.iter().filter(|p| (p.detect)()) {
+        group.bench_function(path.simd.name(), |bench| {
+            bench.iter(|| pairs::count(path.simd, &a, &b, 30))
+        });
     }
     group.finish();
 }

@@ -11,7 +11,7 @@ symmetry  `count 16` and `count 17` on one thread (full symmetry, the
           default) against refcount.c, target <= 0.40; `count 17` on 2 threads
           against 1, target >= 1.9; `count 16 --unique` against `count 16`,
           target <= 1.10; `count 16` under each symmetry mode, and with the
-          scalar kernel, against refcount.c.
+          scalar kernel (--simd none), against refcount.c.
 
 layers    the layered engine (work items, bounded planning): `count 16
           --threads 1` against refcount.c, target <= 0.30; `count 17` on 2
@@ -29,14 +29,23 @@ join      the join engine (issue 11): `count N --algo join --threads 1`
           (< 256 MiB) and n = 20 (< 1 GiB, minutes on 2 cores).
 
 crossover where the join overtakes backtracking: both on one thread for
-          n = 6..17, with the AVX-512 paths and with NQUEENS_NO_LANES=1
-          (portable pair counter, scalar kernel); JOIN_FROM in src/lib.rs
-          is read off this table.
+          n = 6..17, per path: --simd avx512 (both engines), the join on
+          --simd avx2 against the scalar kernel (the backtracker has no
+          AVX2 path), and --simd none (portable pair counter, scalar
+          kernel); JOIN_FROM in src/lib.rs is read off this table.
 
 public    the join against the fastest public CPU counter,
           EvgenyKluev/N-Queens-Count-Sol, on one thread at n = 16, 17, 18
           (built by scripts/build-public-join.sh into --public DIR): target
           < 1 at each.
+
+simd      the join on each instruction-set path against the public
+          counter built for the matching CPU, one thread, n = 16, 17, 18:
+          --simd avx2 against the -march=haswell build (--public-haswell
+          DIR), target <= 0.85; --simd avx512 against the -march=native
+          build (--public DIR), target <= 0.45; and --simd none against
+          --simd avx2 at n = 18, target <= 2. On a CPU with AVX-512 the
+          AVX2 path is forced: say so with the figures.
 
 house     the house moved (issue 15): `count N --algo A --threads 1` for
           N = 17, 18 and A = join, parallel against the same command of
@@ -49,8 +58,8 @@ longrun   the journal's cost: `count 17 --threads 2 --checkpoint FILE` (a new
 
 The suites written before the join (core, symmetry, layers, longrun) run the
 backtracking engine (`--algo parallel`), which `count` no longer picks by
-default from n = 7. Every run uses the kernel the binary picks (the lanes where the CPU has
-AVX-512) unless the comparison names `--kernel scalar`.
+default from n = 7. Every run uses the path the binary picks (the lanes where the CPU has
+AVX-512) unless the comparison names one (`--simd none`).
 
 Every comparison runs its two commands alternately (a first in odd pairs, b
 first in even ones) and reports the median of the per-pair ratios: this
@@ -59,6 +68,7 @@ Every run's count is checked against A000170 (and its unique count, where it
 gives one, against A002562).
 
 Usage: scripts/targets.py SUITE [--runs R] [--peers DIR] [--baseline BINARY] [--public DIR]
+                          [--public-haswell DIR]
 """
 
 import argparse
@@ -92,6 +102,14 @@ def theirs(n):
     return check
 
 
+def public(n):
+    """The public join's count, checked."""
+    def check(out):
+        got = int(out.split("Result:")[1].split()[0])
+        assert got == A000170[n], f"public join n={n}: {got}"
+    return check
+
+
 def boards(n):
     def check(out):
         assert out.count("Q") == n * A000170[n], f"solve {n} printed a wrong number of queens"
@@ -117,8 +135,8 @@ def core(binary, refcount, baseline=None):
         ("count 16 --threads 1 --symmetry mirror / refcount 16", "<= 1.0",
          searched(binary, 16, "--threads", "1", "--symmetry", "mirror"), ours(16),
          [refcount, "16"], theirs(16)),
-        ("count 16 --threads 1 --symmetry mirror --kernel scalar / refcount 16", "(reference)",
-         searched(binary, 16, "--threads", "1", "--symmetry", "mirror", "--kernel", "scalar"),
+        ("count 16 --threads 1 --symmetry mirror --simd none / refcount 16", "(reference)",
+         searched(binary, 16, "--threads", "1", "--symmetry", "mirror", "--simd", "none"),
          ours(16), [refcount, "16"], theirs(16)),
         ("count 17 --threads 1 / count 17 --threads 2 (speedup)", ">= 1.9",
          searched(binary, 17, "--threads", "1", "--symmetry", "mirror"), ours(17),
@@ -182,12 +200,12 @@ def symmetry(binary, refcount, baseline=None):
         ("count 16 --threads 1 --symmetry none / refcount 16", "(reference)",
          searched(binary, 16, "--threads", "1", "--symmetry", "none"), ours(16),
          [refcount, "16"], theirs(16)),
-        ("count 16 --threads 1 --kernel scalar / refcount 16", "(reference)",
-         searched(binary, 16, "--threads", "1", "--kernel", "scalar"), ours(16),
+        ("count 16 --threads 1 --simd none / refcount 16", "(reference)",
+         searched(binary, 16, "--threads", "1", "--simd", "none"), ours(16),
          [refcount, "16"], theirs(16)),
-        ("count 16 --threads 1 / count 16 --threads 1 --kernel scalar", "(reference)",
+        ("count 16 --threads 1 / count 16 --threads 1 --simd none", "(reference)",
          searched(binary, 16, "--threads", "1"), ours(16),
-         searched(binary, 16, "--threads", "1", "--kernel", "scalar"), ours(16)),
+         searched(binary, 16, "--threads", "1", "--simd", "none"), ours(16)),
     ]
     return comparisons, []
 
@@ -252,16 +270,10 @@ def house(binary, refcount, baseline=None):
 
 def public_join(public):
     def suite(binary, refcount, baseline=None):
-        def check(n):
-            def parse(out):
-                got = int(out.split("Result:")[1].split()[0])
-                assert got == A000170[n], f"public join n={n}: {got}"
-            return parse
-
         comparisons = [
             (f"count {n} --algo join --threads 1 / public join {n} (1 thread)", "< 1",
              count(binary, n, "--algo", "join", "--threads", "1"), ours(n),
-             [str(public / f"nq{n}"), "1"], check(n))
+             [str(public / f"nq{n}"), "1"], public(n))
             for n in (16, 17, 18)
         ]
         return comparisons, []
@@ -269,19 +281,44 @@ def public_join(public):
 
 
 def crossover(binary, refcount, baseline=None):
-    def algo(n, name, portable):
-        env = ["env", "NQUEENS_NO_LANES=1"] if portable else []
-        return env + count(binary, n, "--algo", name, "--threads", "1")
+    def algo(n, name, simd):
+        return count(binary, n, "--algo", name, "--threads", "1", "--simd", simd)
 
+    # (the join's path, the backtracker's): the backtracker has no AVX2 path.
+    paths = [("avx512", "avx512"), ("avx2", "none"), ("none", "none")]
     comparisons = []
-    for portable in (False, True):
-        paths = "NQUEENS_NO_LANES=1 " if portable else ""
+    for join_simd, search_simd in paths:
         for n in range(6, 18):
             comparisons.append(
-                (f"{paths}count {n} --algo join / --algo parallel (1 thread)",
-                 "< 1: the join is faster", algo(n, "join", portable), ours(n),
-                 algo(n, "parallel", portable), ours(n)))
+                (f"count {n} --algo join --simd {join_simd} / --algo parallel "
+                 f"--simd {search_simd} (1 thread)",
+                 "< 1: the join is faster", algo(n, "join", join_simd), ours(n),
+                 algo(n, "parallel", search_simd), ours(n)))
     return comparisons, []
+
+
+def simd_paths(public, public_haswell):
+    def suite(binary, refcount, baseline=None):
+        def join(n, simd):
+            return count(binary, n, "--algo", "join", "--threads", "1", "--simd", simd)
+
+        comparisons = [
+            (f"count {n} --algo join --simd avx2 --threads 1 / public join {n} "
+             "-march=haswell (1 thread)", "<= 0.85",
+             join(n, "avx2"), ours(n), [str(public_haswell / f"nq{n}"), "1"], public(n))
+            for n in (16, 17, 18)
+        ]
+        comparisons += [
+            (f"count {n} --algo join --simd avx512 --threads 1 / public join {n} "
+             "-march=native (1 thread)", "<= 0.45",
+             join(n, "avx512"), ours(n), [str(public / f"nq{n}"), "1"], public(n))
+            for n in (16, 17, 18)
+        ]
+        comparisons.append(
+            ("count 18 --algo join --simd none / --simd avx2 (1 thread)", "<= 2",
+             join(18, "none"), ours(18), join(18, "avx2"), ours(18)))
+        return comparisons, []
+    return suite
 
 
 SUITES = {
@@ -293,6 +330,7 @@ SUITES = {
     "crossover": crossover,
     "house": house,
     "public": None,  # needs --public
+    "simd": None,  # needs --public and --public-haswell
 }
 
 
@@ -317,6 +355,12 @@ def main():
         help="folder of the public join's binaries nq16..nq18 (public suite; "
         "scripts/build-public-join.sh makes them)",
     )
+    parser.add_argument(
+        "--public-haswell",
+        type=Path,
+        help="folder of the public join's binaries built with MARCH=haswell "
+        "(simd suite)",
+    )
     args = parser.parse_args()
     if args.runs < 1:
         sys.exit("error: --runs must be at least 1")
@@ -324,6 +368,10 @@ def main():
         if not args.public:
             sys.exit("error: the public suite needs --public DIR")
         SUITES["public"] = public_join(args.public.resolve())
+    if args.suite == "simd":
+        if not (args.public and args.public_haswell):
+            sys.exit("error: the simd suite needs --public DIR and --public-haswell DIR")
+        SUITES["simd"] = simd_paths(args.public.resolve(), args.public_haswell.resolve())
 
     measure.build_release()
     info = measure.machine()  # now, while the tree is the one just built

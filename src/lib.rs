@@ -82,9 +82,8 @@ pub use problem::{bytes, Error, Symmetry, MAX_N, PROGRAM};
 pub use system::{available_memory, peak_memory};
 
 pub use board::Solution;
-pub use engine::backtrack::kernel::Kernel;
 pub use engine::backtrack::plan::Plan;
-pub use engine::join::pairs::PairCounter;
+pub use engine::cpu::Simd;
 pub use engine::join::Join;
 pub use engine::{Engine, EngineId, Fingerprint};
 pub use exec::forecast::Forecast;
@@ -206,11 +205,12 @@ pub struct JoinMemory {
 /// only if its memory plan fits the limit (`options.max_memory`, else the
 /// memory available now): refused before anything is built or timed. For
 /// [`Algorithm::Auto`]: the backtracking engine when the options set
-/// something only it takes (a depth, a kernel, a symmetry other than
-/// full), on boards below [`JOIN_FROM`] for this CPU, past the largest
-/// board the join counts, and when the join's memory plan exceeds the
-/// limit (`options.max_memory`, else the memory available now); the join
-/// otherwise.
+/// something only it takes (a depth, a symmetry other than full), on
+/// boards below [`JOIN_FROM`] for the path, past the largest board the join
+/// counts, and when the join's memory plan exceeds the limit
+/// (`options.max_memory`, else the memory available now); the join
+/// otherwise. An instruction-set path asked for (`options.simd`) that one
+/// engine lacks on this CPU and the other has takes the other.
 ///
 /// # Errors
 /// [`Error::BoardSize`] unless `1 <= n <= MAX_N`; for the join asked for
@@ -232,14 +232,22 @@ pub fn choose(n: usize, options: &Options, threads: usize) -> Result<Choice, Err
     if options.algorithm != Algorithm::Auto {
         return Ok(chosen(options.algorithm));
     }
-    let backtrack_only =
-        options.depth.is_some() || options.kernel.is_some() || options.symmetry != Symmetry::Full;
-    let (even, odd) = match engine::cpu::default_simd() {
-        engine::cpu::Simd::Avx512 => JOIN_FROM.0,
-        engine::cpu::Simd::None => JOIN_FROM.1,
+    let backtrack_only = options.depth.is_some() || options.symmetry != Symmetry::Full;
+    let (even, odd) = match options.simd.unwrap_or_else(Join::fastest) {
+        Simd::None => JOIN_FROM.1,
+        _ => JOIN_FROM.0,
     };
     let join_from = if n.is_multiple_of(2) { even } else { odd };
-    if backtrack_only || n < join_from {
+    // A path asked for that only one engine has here decides for it.
+    let runs = |name, paths| {
+        options
+            .simd
+            .is_none_or(|s| engine::cpu::check(name, paths, s).is_ok())
+    };
+    let join_lacks_path = !runs(Join::NAME, Join::PATHS);
+    let backtrack_lacks_path = !runs(Backtrack::NAME, Backtrack::PATHS);
+    let only_backtrack_has_it = join_lacks_path && !backtrack_lacks_path;
+    if backtrack_only || only_backtrack_has_it || (n < join_from && !backtrack_lacks_path) {
         return Ok(chosen(Algorithm::Parallel));
     }
     let Ok(plan) = Join::plan(n, threads) else {
@@ -279,9 +287,11 @@ pub struct Options {
     /// ([`Plan::auto`]); the serial algorithms ignore it. A depth whose plan
     /// would take more than 1 GiB is refused ([`Error::PlanTooLarge`]).
     pub depth: Option<usize>,
-    /// The parallel engine's kernel, or `None` for the fastest this machine
-    /// runs ([`Kernel::fastest`]); the serial algorithms ignore it.
-    pub kernel: Option<Kernel>,
+    /// The instruction-set path of whichever engine counts (the join's
+    /// pair counter, the backtracker's kernel), or `None` for the fastest
+    /// this CPU runs for it; it never chooses the engine, and the serial
+    /// algorithms ignore it.
+    pub simd: Option<Simd>,
     /// The most memory the join may plan for, in bytes, or `None` for what
     /// the machine has available; the other algorithms ignore it.
     pub max_memory: Option<u64>,
@@ -303,9 +313,6 @@ pub struct Count {
     /// Rows placed in each subproblem (0 for the serial algorithms: the whole
     /// tree is one subproblem); for the join, the side h of its quarters.
     pub depth: usize,
-    /// The kernel that counted the subproblems (`None` for the serial
-    /// algorithms).
-    pub kernel: Option<Kernel>,
     /// How many independent subproblems were counted (for the join: its
     /// pair items, one per group of frames and row set).
     pub subproblems: usize,
@@ -317,8 +324,9 @@ pub struct Count {
     pub unique: Option<u64>,
     /// The unique solutions by orbit size, when the count used full symmetry.
     pub classes: Option<Classes>,
-    /// The join's pair counter (`None` for the other algorithms).
-    pub pair_counter: Option<PairCounter>,
+    /// The instruction-set path the engine counted on (`None` for the
+    /// serial algorithms).
+    pub simd: Option<Simd>,
     /// The memory the join planned for, in bytes (`None` for the others).
     pub planned_bytes: Option<u64>,
     /// The process's peak resident memory at the end of the count, in bytes,
@@ -347,8 +355,8 @@ pub fn count(n: usize, options: &Options) -> Result<Count, Error> {
 ///
 /// # Errors
 /// As [`count`], and [`Error::PlanTooLarge`] for a split depth whose plan
-/// would not fit in memory; [`Error::CpuLacks`] for a kernel this CPU
-/// does not run.
+/// would not fit in memory; [`Error::SimdUnavailable`] for a path the
+/// engine does not run on this CPU.
 pub fn count_with_progress(
     n: usize,
     options: &Options,
@@ -364,12 +372,11 @@ pub fn count_with_progress(
         symmetry: Symmetry::None,
         threads: 1,
         depth: 0,
-        kernel: None,
         subproblems: 1,
         items: 1,
         unique: None,
         classes: None,
-        pair_counter: None,
+        simd: None,
         planned_bytes: None,
         peak_bytes: None,
         elapsed_s: 0.0,
@@ -432,6 +439,7 @@ pub fn forecast(
         Algorithm::Join => Method::Join {
             engine: join,
             max_memory: memory_limit(options),
+            simd: options.simd.unwrap_or_else(Join::fastest),
         },
         Algorithm::Auto | Algorithm::Parallel => {
             let fits = options
@@ -442,7 +450,7 @@ pub fn forecast(
             }
             Method::Backtrack {
                 symmetry: options.symmetry,
-                kernel: options.kernel.unwrap_or_else(Kernel::fastest),
+                simd: options.simd.unwrap_or_else(Backtrack::fastest),
             }
         }
         Algorithm::Set => serial(reference::set_based::count, 1e8),
@@ -462,19 +470,20 @@ pub fn forecast(
 ///
 /// # Errors
 /// [`Error::BoardSize`], [`Error::Depth`], [`Error::PlanTooLarge`] or
-/// [`Error::CpuLacks`], as [`count`]; for the join [`Error::JoinTooLarge`]
+/// [`Error::SimdUnavailable`], as [`count`]; for the join [`Error::JoinTooLarge`]
 /// and [`Error::JoinMemory`].
 pub fn build_engine(n: usize, options: &Options, threads: usize) -> Result<AnyEngine, Error> {
     if choose(n, options, threads)?.algorithm == Algorithm::Join {
-        let join = Join::new(n, PairCounter::fastest(), memory_limit(options))?;
+        let simd = options.simd.unwrap_or_else(Join::fastest);
+        let join = Join::new(n, simd, memory_limit(options))?;
         return Ok(AnyEngine::Join(join));
     }
-    let kernel = options.kernel.unwrap_or_else(Kernel::fastest);
+    let simd = options.simd.unwrap_or_else(Backtrack::fastest);
     let plan = match options.depth {
         Some(depth) => Plan::new(n, depth, options.symmetry)?,
         None => Plan::auto(n, options.symmetry, threads)?,
     };
-    Ok(AnyEngine::Backtrack(Backtrack::new(plan, kernel)?))
+    Ok(AnyEngine::Backtrack(Backtrack::new(plan, simd)?))
 }
 
 /// The classes a whole count's tally gives for its engine: counted
@@ -502,10 +511,8 @@ pub struct Counted {
     pub items: usize,
     /// The subproblems they hold (for the join: its pair items).
     pub subproblems: usize,
-    /// The backtracking kernel, if one counted.
-    pub kernel: Option<Kernel>,
-    /// The join's pair counter, if it counted.
-    pub pair_counter: Option<PairCounter>,
+    /// The instruction-set path the engine counted on.
+    pub simd: Option<Simd>,
     /// The memory the join planned for, in bytes.
     pub planned_bytes: Option<u64>,
     /// The threads that counted (added up over shards or ranks).
@@ -536,12 +543,11 @@ impl Count {
             symmetry: fingerprint.symmetry,
             threads: counted.threads,
             depth: fingerprint.depth,
-            kernel: counted.kernel,
             subproblems: counted.subproblems,
             items: counted.items,
             unique: classes.map(|c| c.unique()),
             classes,
-            pair_counter: counted.pair_counter,
+            simd: counted.simd,
             planned_bytes: counted.planned_bytes,
             peak_bytes: peak_memory(),
             elapsed_s: counted.elapsed_s,
@@ -561,13 +567,13 @@ impl Count {
     ) -> Result<Count, Error> {
         let counted = match engine {
             AnyEngine::Backtrack(engine) => Counted {
-                kernel: Some(engine.kernel()),
+                simd: Some(engine.simd()),
                 subproblems: engine.plan().len(),
                 ..Counted::default()
             },
             AnyEngine::Join(join) => Counted {
                 subproblems: join.pair_items(),
-                pair_counter: Some(join.counter()),
+                simd: Some(join.simd()),
                 planned_bytes: Some(join.memory().total()),
                 ..Counted::default()
             },

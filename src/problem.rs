@@ -141,14 +141,19 @@ pub enum Error {
         /// The board size.
         n: usize,
     },
-    /// A vector path asked for by name needs CPU features this machine
-    /// lacks (the lanes kernel, the AVX-512 pair counter).
-    #[error("the {path} needs {needs}, which this CPU lacks")]
-    CpuLacks {
-        /// The path asked for, e.g. `lanes kernel`.
-        path: &'static str,
-        /// The features it needs, e.g. `AVX-512 F and CD`.
-        needs: &'static str,
+    /// An instruction-set path (`--simd`) the engine does not have, or
+    /// whose features this CPU lacks.
+    #[error("{reason}; this CPU runs the {engine} on: {available}")]
+    SimdUnavailable {
+        /// The path, e.g. `avx512`.
+        simd: &'static str,
+        /// What is missing, e.g. `the join's avx512 path needs AVX-512 F
+        /// and VPOPCNTDQ, which this CPU lacks`.
+        reason: String,
+        /// The engine, e.g. `join`.
+        engine: &'static str,
+        /// The paths this CPU runs the engine on, e.g. `avx2, none`.
+        available: String,
     },
     /// A thread pool the library needs for itself (the one thread a
     /// forecast's calibration counts on) could not start.

@@ -89,42 +89,79 @@ fn count_json_of_a_serial_algorithm_reports_one_thread_and_no_split() {
     assert_eq!(json["algorithm"], "bitmask-iter");
     assert_eq!(json["threads"], 1);
     assert_eq!(json["depth"], 0);
-    assert_eq!(json["kernel"], serde_json::Value::Null);
+    assert_eq!(json["simd"], serde_json::Value::Null);
     assert_eq!(json["subproblems"], 1);
     assert_eq!(json["items"], 1);
 }
 
 #[test]
-fn count_reports_its_kernel_and_takes_the_one_asked_for() {
-    let output = nqueens()
-        .args(["count", "10", "--json", "--kernel", "scalar"])
-        .output()
-        .unwrap();
-    let json: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+fn count_reports_its_path_and_takes_the_one_asked_for() {
+    use nqueens::engine::backtrack::Backtrack;
+    use nqueens::{Join, Simd};
+    let json = json_of(&["count", "10", "--json", "--simd", "none"]);
     assert_eq!(json["total"], 724);
-    assert_eq!(json["kernel"], "scalar");
-    let fastest = nqueens()
-        .args(["count", "10", "--json", "--algo", "parallel"])
-        .output()
-        .unwrap();
-    let json: serde_json::Value = serde_json::from_slice(&fastest.stdout).unwrap();
-    // The child inherits NQUEENS_NO_LANES, which fastest() reads too.
-    assert_eq!(json["kernel"], nqueens::Kernel::fastest().name());
-    assert_eq!(json["total"], 724);
-    if !nqueens::Kernel::Lanes.available() {
-        rejects(&["count", "10", "--kernel", "lanes"], "--kernel", "AVX-512");
+    assert_eq!(json["simd"], "none");
+    // auto: the fastest path of the engine that counts (the child inherits
+    // NQUEENS_NO_LANES, which fastest() reads too).
+    let parallel = json_of(&["count", "10", "--json", "--algo", "parallel"]);
+    assert_eq!(parallel["simd"], Backtrack::fastest().name());
+    let join = json_of(&["count", "10", "--json", "--algo", "join"]);
+    assert_eq!(join["simd"], Join::fastest().name());
+    for simd in Simd::ALL {
+        let name = simd.name();
+        let join_runs = nqueens::engine::join::pairs::runs_in(simd, "count_reports_its_path");
+        let args = ["count", "10", "--json", "--algo", "join", "--simd", name];
+        if join_runs {
+            let json = json_of(&args);
+            assert_eq!(
+                (json["simd"].as_str(), json["total"].as_u64()),
+                (Some(name), Some(724))
+            );
+        } else {
+            rejects(&args, "--simd", "this CPU runs the join on: ");
+        }
+        let args = [
+            "count", "10", "--json", "--algo", "parallel", "--simd", name,
+        ];
+        if Backtrack::PATHS.iter().all(|p| p.simd != simd) {
+            rejects(
+                &args,
+                "--simd",
+                &format!("the backtracking engine has no {name} path"),
+            );
+        }
+        // auto counts on the engine that has the path.
+        if join_runs {
+            let json = json_of(&["count", "10", "--json", "--simd", name]);
+            assert_eq!(json["simd"], name);
+        }
     }
+    rejects(
+        &["count", "8", "--simd", "sse"],
+        "--simd",
+        "avx512, avx2, neon, none",
+    );
+    rejects(
+        &["count", "8", "--algo", "set", "--simd", "none"],
+        "--simd",
+        "applies only to",
+    );
+    rejects(
+        &["verify", "--max", "8", "--algo", "set", "--simd", "none"],
+        "--simd",
+        "applies only to",
+    );
 }
 
 #[test]
-fn the_lanes_can_be_turned_off_where_the_default_kernel_is_chosen() {
+fn the_lanes_can_be_turned_off_where_the_path_is_not_asked_for() {
     let output = nqueens()
         .args(["count", "10", "--json", "--algo", "parallel"])
         .env("NQUEENS_NO_LANES", "1")
         .output()
         .unwrap();
     let json: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
-    assert_eq!(json["kernel"], "scalar");
+    assert_eq!(json["simd"], "none");
     assert_eq!(json["total"], 724);
     // The join's pair counter too.
     let output = nqueens()
@@ -133,19 +170,17 @@ fn the_lanes_can_be_turned_off_where_the_default_kernel_is_chosen() {
         .output()
         .unwrap();
     let json: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
-    assert_eq!(json["pair_counter"], "portable");
+    assert_eq!(json["simd"], "none");
     assert_eq!(json["total"], 724);
-    // A kernel asked for by name is not affected.
-    if nqueens::Kernel::Lanes
-        .runs_in("the_lanes_can_be_turned_off_where_the_default_kernel_is_chosen")
-    {
+    // A path asked for by name wins.
+    if nqueens::engine::join::pairs::runs_in(nqueens::Simd::Avx2, "the_lanes_can_be_turned_off") {
         let output = nqueens()
-            .args(["count", "10", "--json", "--kernel", "lanes"])
+            .args(["count", "10", "--json", "--simd", "avx2"])
             .env("NQUEENS_NO_LANES", "1")
             .output()
             .unwrap();
         let json: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
-        assert_eq!(json["kernel"], "lanes");
+        assert_eq!(json["simd"], "avx2");
     }
 }
 
@@ -232,11 +267,6 @@ fn parallel_only_flags_are_rejected_with_a_serial_algorithm() {
         "--symmetry",
         "applies only to --algo parallel",
     );
-    rejects(
-        &["count", "8", "--algo", "set", "--kernel", "scalar"],
-        "--kernel",
-        "applies only to --algo parallel",
-    );
 }
 
 #[test]
@@ -245,7 +275,7 @@ fn unknown_algorithms_formats_and_symmetries_list_the_allowed_values() {
     rejects(&["verify", "--algo", "fast"], "--algo", "parallel");
     rejects(&["solve", "8", "--format", "svg"], "--format", "columns");
     rejects(&["count", "8", "--symmetry", "all"], "--symmetry", "mirror");
-    rejects(&["count", "8", "--kernel", "gpu"], "--kernel", "lanes");
+    rejects(&["count", "8", "--simd", "gpu"], "--simd", "avx512");
 }
 
 #[test]
@@ -322,14 +352,19 @@ fn verify_unique_adds_an_a002562_column() {
         );
 }
 
-#[test]
-fn bench_runs_a_tiny_sweep_and_writes_csv_json_plots_and_a_readme() {
-    let dir = tempfile::tempdir().unwrap();
-    let out = dir.path().join("sweep");
+/// `nqueens bench ARGS --out OUT` (runs 1 unless ARGS say), which must succeed.
+fn bench_into(out: &std::path::Path, args: &[&str]) -> std::process::Output {
+    let runs = if args.contains(&"--runs") {
+        &[][..]
+    } else {
+        &["--runs", "1"][..]
+    };
     let output = nqueens()
-        .args(["bench", "--n", "5,6,8,9", "--threads", "1,2", "--runs", "2"])
+        .arg("bench")
+        .args(args)
+        .args(runs)
         .arg("--out")
-        .arg(&out)
+        .arg(out)
         .output()
         .unwrap();
     assert!(
@@ -337,6 +372,61 @@ fn bench_runs_a_tiny_sweep_and_writes_csv_json_plots_and_a_readme() {
         "{}",
         String::from_utf8_lossy(&output.stderr)
     );
+    output
+}
+
+#[test]
+fn bench_sweeps_paths_like_threads_and_refuses_one_this_cpu_lacks() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("sweep");
+    bench_into(
+        &out,
+        &[
+            "--n",
+            "9",
+            "--algo",
+            "join",
+            "--threads",
+            "1",
+            "--simd",
+            "none,auto",
+        ],
+    );
+    let csv = std::fs::read_to_string(out.join("sweep.csv")).unwrap();
+    let paths: Vec<&str> = csv
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').nth(1).unwrap())
+        .collect();
+    let fastest = nqueens::Join::fastest().name();
+    let expected: Vec<&str> = if fastest == "none" {
+        vec!["none"]
+    } else {
+        vec!["none", fastest]
+    };
+    assert_eq!(paths, expected, "{csv}");
+    let lacking = nqueens::Simd::ALL
+        .into_iter()
+        .find(|&s| !nqueens::engine::join::pairs::runs_in(s, "bench_sweeps_paths"));
+    if let Some(lacking) = lacking {
+        let args = [
+            "bench",
+            "--n",
+            "9",
+            "--algo",
+            "join",
+            "--simd",
+            lacking.name(),
+        ];
+        rejects(&args, "--simd", "which this CPU lacks");
+    }
+}
+
+#[test]
+fn bench_runs_a_tiny_sweep_and_writes_csv_json_plots_and_a_readme() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("sweep");
+    let output = bench_into(&out, &["--n", "5,6,8,9", "--threads", "1,2", "--runs", "2"]);
     // No progress bar when stderr is not a terminal.
     assert_eq!(String::from_utf8_lossy(&output.stderr), "");
     // Without --algo, each n gets the engine `count` would choose.
@@ -349,13 +439,17 @@ fn bench_runs_a_tiny_sweep_and_writes_csv_json_plots_and_a_readme() {
     let csv = std::fs::read_to_string(out.join("sweep.csv")).unwrap();
     let lines: Vec<&str> = csv.lines().collect();
     assert_eq!(lines.len(), 1 + 8, "{csv}");
-    assert!(lines[0].starts_with("algorithm,symmetry,n,threads"));
-    assert!(lines
-        .iter()
-        .any(|l| l.starts_with("parallel,full,6,2,") && l.ends_with(",4,4")));
-    assert!(lines
-        .iter()
-        .any(|l| l.starts_with("join,full,8,2,") && l.ends_with(",92,92")));
+    assert!(lines[0].starts_with("algorithm,simd,symmetry,n,threads"));
+    // algorithm, simd (the engine's fastest here), symmetry, n, threads, …
+    let row = |engine: &str, rest: &str, end: &str| {
+        lines.iter().any(|l| {
+            let (algorithm, after) = l.split_once(',').unwrap();
+            let (_simd, after) = after.split_once(',').unwrap();
+            algorithm == engine && after.starts_with(rest) && l.ends_with(end)
+        })
+    };
+    assert!(row("parallel", "full,6,2,", ",4,4"), "{csv}");
+    assert!(row("join", "full,8,2,", ",92,92"), "{csv}");
 
     let json: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(out.join("sweep.json")).unwrap()).unwrap();

@@ -1,26 +1,28 @@
-//! The backtracking engine on every kernel this CPU runs: against OEIS, the
+//! The backtracking engine on every path (`--simd`) this CPU runs: against OEIS, the
 //! serial bitmask search and each other, for every symmetry, thread count
 //! and split depth; and its work items, the same whatever runs them.
 //!
-//! A kernel this CPU cannot run is reported on the test output (stderr, not
+//! A path this CPU cannot run is reported on the test output (stderr, not
 //! captured) as skipped, never passed silently. `.ci/run` runs this suite a
-//! second time with `NQUEENS_NO_LANES=1`, so that the default kernel is the
-//! scalar one there too.
+//! second time with `NQUEENS_NO_LANES=1`, so that the default path is the
+//! scalar kernel there too.
 
 use nqueens::engine::backtrack::Backtrack;
 use nqueens::exec::pool;
 use nqueens::oeis::{known_total, known_unique};
 use nqueens::reference::bitmask::count_iterative;
-use nqueens::{count, Algorithm, Engine, Kernel, Options, Plan, Symmetry, Tally};
+use nqueens::{count, Algorithm, Engine, Options, Plan, Simd, Symmetry, Tally};
 use proptest::prelude::*;
 
 const SYMMETRIES: [Symmetry; 3] = [Symmetry::None, Symmetry::Mirror, Symmetry::Full];
 
-/// The kernels this CPU runs; each one it cannot run is reported skipped.
-fn kernels_under_test(test: &str) -> Vec<Kernel> {
-    Kernel::ALL
-        .into_iter()
-        .filter(|k| k.runs_in(test))
+/// The engine's paths this CPU runs; each one it cannot run is reported
+/// skipped.
+fn kernels_under_test(test: &str) -> Vec<Simd> {
+    Backtrack::PATHS
+        .iter()
+        .map(|p| p.simd)
+        .filter(|&s| Backtrack::runs_in(s, test))
         .collect()
 }
 
@@ -31,7 +33,7 @@ fn pool_of(threads: usize) -> rayon::ThreadPool {
         .unwrap()
 }
 
-fn engine(n: usize, depth: usize, symmetry: Symmetry, kernel: Kernel) -> Backtrack {
+fn engine(n: usize, depth: usize, symmetry: Symmetry, kernel: Simd) -> Backtrack {
     Backtrack::new(Plan::new(n, depth, symmetry).unwrap(), kernel).unwrap()
 }
 
@@ -77,7 +79,7 @@ fn every_kernel_agrees_with_the_serial_search_for_every_thread_count_depth_and_s
                             algorithm: Algorithm::Parallel,
                             symmetry,
                             depth: Some(depth),
-                            kernel: Some(kernel),
+                            simd: Some(kernel),
                             ..Options::default()
                         };
                         let result = pool.install(|| count(n, &options)).unwrap();
@@ -86,7 +88,7 @@ fn every_kernel_agrees_with_the_serial_search_for_every_thread_count_depth_and_s
                         assert_eq!(result.total, serial, "{case}");
                         assert_eq!(result.threads, threads, "{case}");
                         assert_eq!(result.depth, depth, "{case}");
-                        assert_eq!(result.kernel, Some(kernel), "{case}");
+                        assert_eq!(result.simd, Some(kernel), "{case}");
                     }
                 }
             }
@@ -98,7 +100,7 @@ fn every_kernel_agrees_with_the_serial_search_for_every_thread_count_depth_and_s
 fn items_depend_on_the_plan_alone_and_any_split_of_them_adds_up() {
     let kernels = kernels_under_test("items_depend_on_the_plan_alone");
     for symmetry in SYMMETRIES {
-        let first = engine(12, 4, symmetry, Kernel::Scalar);
+        let first = engine(12, 4, symmetry, Simd::None);
         let whole = tally(&first);
         let items = first.items();
         for &kernel in &kernels {
@@ -130,7 +132,7 @@ fn progress_reports_planning_then_every_work_item_once() {
         let seen = std::sync::Mutex::new(Vec::new());
         let record = |phase| seen.lock().unwrap().push(phase);
         let options = Options {
-            kernel: Some(kernel),
+            simd: Some(kernel),
             ..Options::default()
         };
         let result = pool_of(3)
@@ -164,7 +166,7 @@ proptest! {
         threads in 1usize..=4,
     ) {
         let depth = 1 + ((n - 1) as f64 * depth_fraction) as usize;
-        let scalar = tally(&engine(n, depth, symmetry, Kernel::Scalar));
+        let scalar = tally(&engine(n, depth, symmetry, Simd::None));
         prop_assert_eq!(scalar.total_u64(n).ok(), known_total(n));
         for kernel in kernels_under_test("every_kernel_counts_every_plan_alike") {
             let counted = pool_of(threads).install(|| tally(&engine(n, depth, symmetry, kernel)));

@@ -3,7 +3,7 @@
 //! its memory planning.
 
 use nqueens::oeis::{known_total, known_unique};
-use nqueens::{count, Algorithm, Engine, Join, Options, PairCounter};
+use nqueens::{count, Algorithm, Engine, Join, Options};
 
 mod common;
 
@@ -39,21 +39,27 @@ fn every_board_to_fourteen_matches_oeis_and_the_backtracking_engine() {
 
 #[test]
 fn every_pair_counter_this_cpu_runs_gives_the_same_counts() {
-    for counter in [PairCounter::Portable, PairCounter::Avx512] {
-        if !counter.runs_in("every_pair_counter_this_cpu_runs_gives_the_same_counts") {
+    for path in Join::PATHS {
+        let counter = path.simd;
+        let test = "every_pair_counter_this_cpu_runs_gives_the_same_counts";
+        if !nqueens::engine::join::pairs::runs_in(counter, test) {
             continue;
         }
-        for n in [12, 13, 14, 15] {
+        for n in 1..=15 {
             let engine = Join::new(n, counter, u64::MAX).unwrap();
             let total = engine.count(0..engine.items()).total();
             assert_eq!(Some(total as u64), known_total(n), "{counter} n = {n}");
+            if n <= 11 {
+                let searched = nqueens::reference::bitmask::count_iterative(n);
+                assert_eq!(total as u64, searched, "{counter} n = {n}");
+            }
         }
     }
 }
 
 #[test]
 fn item_ranges_split_anywhere_add_up_to_the_whole() {
-    let engine = Join::new(13, PairCounter::fastest(), u64::MAX).unwrap();
+    let engine = Join::new(13, Join::fastest(), u64::MAX).unwrap();
     let items = engine.items();
     let whole = engine.count(0..items);
     for cut in [0, 1, items / 3, items - 1, items] {
@@ -83,7 +89,7 @@ fn count_algo_join_reports_like_the_backtracking_engine() {
     }
     assert_eq!(joined["algorithm"], "join");
     assert_eq!(joined["symmetry"], "full");
-    assert!(joined["pair_counter"].is_string());
+    assert_eq!(joined["simd"], Join::fastest().name());
     assert!(joined["planned_bytes"].as_u64().unwrap() > 0);
     assert!(joined["peak_bytes"].as_u64().unwrap() > 0);
     let text = nqueens()
@@ -92,7 +98,7 @@ fn count_algo_join_reports_like_the_backtracking_engine() {
         .unwrap();
     let text = String::from_utf8(text.stdout).unwrap();
     assert!(text.starts_with("14772512 solutions for n = 16"), "{text}");
-    assert!(text.contains("pair counter"), "{text}");
+    assert!(text.contains("  simd         "), "{text}");
     assert!(text.contains("peak memory"), "{text}");
 }
 
@@ -200,11 +206,6 @@ fn join_flags_are_checked_before_anything_runs() {
         "only to --algo parallel",
     );
     rejects(
-        &["count", "12", "--algo", "join", "--kernel", "scalar"],
-        "--kernel",
-        "only to --algo parallel",
-    );
-    rejects(
         &["count", "12", "--max-memory", "1G", "--algo", "parallel"],
         "--max-memory",
         "only to --algo join",
@@ -304,10 +305,10 @@ fn a_large_join_says_it_is_planning_within_a_second_or_so() {
     // `count 22` printed nothing for about a minute (the quarter table
     // sized three times, then 256 items timed for the forecast).
     use std::io::{BufRead, BufReader};
-    use std::process::{Command as Process, Stdio};
+    use std::process::Stdio;
     use std::time::{Duration, Instant};
     let start = Instant::now();
-    let mut child = Process::new(env!("CARGO_BIN_EXE_nqueens"))
+    let mut child = common::process()
         .args(["count", "22", "--threads", "1"])
         .stdout(Stdio::null())
         .stderr(Stdio::piped())

@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 
 use nqueens::exec::shard::MAX_SHARDS;
-use nqueens::{Algorithm, Kernel, Symmetry, MAX_N};
+use nqueens::{Algorithm, Simd, Symmetry, MAX_N};
 
 use super::UsageError;
 
@@ -18,7 +18,7 @@ pub struct CountArgs {
     pub n: usize,
     /// Counting algorithm [default: the faster engine for N on this CPU:
     /// join from n = 7 (odd) and 8 (even), else parallel; parallel
-    /// whenever --depth, --kernel or --symmetry is given].
+    /// whenever --depth or --symmetry is given].
     #[arg(long, value_name = "A", value_enum)]
     pub algo: Option<Algorithm>,
     /// Symmetry used by the parallel algorithm [default: full].
@@ -37,10 +37,8 @@ pub struct CountArgs {
     /// subproblems per thread].
     #[arg(long, value_name = "K", value_parser = parse_depth, allow_negative_numbers = true)]
     pub depth: Option<usize>,
-    /// Kernel of the parallel algorithm: scalar (any CPU) or lanes (AVX-512)
-    /// [default: the fastest this CPU runs].
-    #[arg(long, value_name = "KERNEL", value_enum)]
-    pub kernel: Option<Kernel>,
+    #[command(flatten)]
+    pub simd: SimdFlag,
     /// Also report the unique solutions (A002562) and their symmetry classes
     /// (needs --symmetry full, the default).
     #[arg(long)]
@@ -79,6 +77,8 @@ pub struct EstimateArgs {
     /// Threads the count would run on [default: all logical cores].
     #[arg(long, value_name = "T", value_parser = parse_threads, allow_negative_numbers = true)]
     pub threads: Option<usize>,
+    #[command(flatten)]
+    pub simd: SimdFlag,
     /// Also count the search's nodes exactly (slow: for checking the
     /// estimate, on boards up to about 18).
     #[arg(long)]
@@ -86,6 +86,53 @@ pub struct EstimateArgs {
     /// Print one JSON object instead of text.
     #[arg(long)]
     pub json: bool,
+}
+
+/// `--simd`, on every command that counts.
+#[derive(clap::Args, Clone, Copy, Debug)]
+pub struct SimdFlag {
+    /// Instruction-set path of whichever engine counts (the join's pair
+    /// counter, the backtracker's kernel): auto is the fastest it has on
+    /// this CPU; none is no hand-written vector code (NQUEENS_NO_LANES=1
+    /// means none when this flag is not given). A path this CPU or the
+    /// engine lacks is refused, naming the paths it has.
+    #[arg(long = "simd", value_name = "PATH", value_enum, default_value_t = SimdArg::Auto)]
+    pub arg: SimdArg,
+}
+
+impl SimdFlag {
+    /// The path asked for, `None` for auto.
+    pub fn path(self) -> Option<Simd> {
+        self.arg.path()
+    }
+}
+
+/// A value of `--simd`: a path, or auto.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum SimdArg {
+    /// The fastest path the engine has on this CPU.
+    Auto,
+    /// 512-bit registers (x86-64 with AVX-512).
+    Avx512,
+    /// 256-bit registers (x86-64 with AVX2, BMI1, BMI2, POPCNT).
+    Avx2,
+    /// 128-bit registers (aarch64).
+    Neon,
+    /// No hand-written vector code: any CPU.
+    None,
+}
+
+impl SimdArg {
+    /// The path, `None` for auto.
+    pub fn path(self) -> Option<Simd> {
+        match self {
+            SimdArg::Auto => None,
+            SimdArg::Avx512 => Some(Simd::Avx512),
+            SimdArg::Avx2 => Some(Simd::Avx2),
+            SimdArg::Neon => Some(Simd::Neon),
+            SimdArg::None => Some(Simd::None),
+        }
+    }
 }
 
 #[derive(clap::Args)]
@@ -148,6 +195,8 @@ pub struct VerifyArgs {
     /// Also check the unique solutions against OEIS A002562.
     #[arg(long)]
     pub unique: bool,
+    #[command(flatten)]
+    pub simd: SimdFlag,
 }
 
 /// Rejects the first flag given (a `Some` value) that only the parallel

@@ -39,6 +39,12 @@ pub fn usage_error(err: Error) -> anyhow::Error {
             ),
         }
         .into(),
+        Error::SimdUnavailable { simd, .. } => UsageError {
+            value: simd.to_string(),
+            flag: "--simd <PATH>",
+            rule: err.to_string(),
+        }
+        .into(),
         Error::JoinTooLarge { .. } => UsageError {
             value: "join".to_string(),
             flag: "--algo <A>",

@@ -8,9 +8,10 @@
 use std::io::{self, Write};
 
 use nqueens::engine::backtrack::estimate::exact_nodes;
+use nqueens::engine::backtrack::Backtrack;
 use nqueens::engine::join::lays_out_slowly;
 use nqueens::exec::forecast::Basis;
-use nqueens::{Algorithm, Forecast, Join, Kernel, Options, Plan, Symmetry};
+use nqueens::{Algorithm, Forecast, Join, Options, Plan, Simd, Symmetry};
 use serde::Serialize;
 
 use super::args::EstimateArgs;
@@ -34,7 +35,10 @@ pub const ANNOUNCE_BUDGET_S: f64 = 2.0;
 #[derive(Serialize)]
 struct Estimate {
     algorithm: Algorithm,
-    /// The search's symmetry, kernel and split depth (not the join's).
+    /// The instruction-set path the engine would count on (`None` for
+    /// the serial algorithms).
+    simd: Option<Simd>,
+    /// The search's symmetry and split depth (not the join's).
     #[serde(flatten)]
     search: Option<Search>,
     #[serde(flatten)]
@@ -47,7 +51,6 @@ struct Estimate {
 #[derive(Serialize)]
 struct Search {
     symmetry: Symmetry,
-    kernel: Option<Kernel>,
     depth: usize,
 }
 
@@ -114,6 +117,7 @@ pub fn run(args: EstimateArgs) -> anyhow::Result<()> {
     let options = Options {
         algorithm: asked,
         symmetry: args.symmetry.unwrap_or_default(),
+        simd: args.simd.path(),
         ..Options::default()
     };
     let algorithm = nqueens::choose(args.n, &options, threads)
@@ -122,6 +126,12 @@ pub fn run(args: EstimateArgs) -> anyhow::Result<()> {
     let options = Options {
         algorithm,
         ..options
+    };
+    super::job::check_simd(&options)?;
+    let simd = match algorithm {
+        Algorithm::Join => Some(options.simd.unwrap_or_else(Join::fastest)),
+        Algorithm::Parallel => Some(options.simd.unwrap_or_else(Backtrack::fastest)),
+        _ => None,
     };
     if algorithm == Algorithm::Join {
         if let Some(flag) = [
@@ -149,7 +159,6 @@ pub fn run(args: EstimateArgs) -> anyhow::Result<()> {
         } else {
             Symmetry::None
         },
-        kernel: parallel.then(Kernel::fastest),
         depth: if parallel {
             Plan::auto_depth(args.n, options.symmetry, threads).unwrap_or(0)
         } else {
@@ -162,6 +171,7 @@ pub fn run(args: EstimateArgs) -> anyhow::Result<()> {
     };
     let estimate = Estimate {
         algorithm,
+        simd,
         search,
         forecast,
         exact_nodes,
@@ -242,12 +252,12 @@ fn write_text(e: &Estimate, out: &mut dyn Write) -> io::Result<()> {
         )?,
     }
     writeln!(out, "  algorithm    {}", e.algorithm)?;
+    if let Some(simd) = e.simd {
+        writeln!(out, "  simd         {simd}")?;
+    }
     if let (Algorithm::Parallel, Some(search)) = (e.algorithm, &e.search) {
         writeln!(out, "  symmetry     {}", search.symmetry)?;
         writeln!(out, "  split depth  {}", search.depth)?;
-        if let Some(kernel) = search.kernel {
-            writeln!(out, "  kernel       {kernel}")?;
-        }
     }
     Ok(())
 }

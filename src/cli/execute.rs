@@ -118,7 +118,7 @@ pub fn shard_file(
         classes: shard::classes(&engine.fingerprint(), &tally),
         elapsed_s,
         threads,
-        kernel: engine.counter_name().to_string(),
+        simd: engine.simd().to_string(),
         host: machine.host,
         cpu: machine.cpu_model,
         program: nqueens::PROGRAM.to_string(),

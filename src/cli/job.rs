@@ -8,7 +8,7 @@ use std::path::Path;
 
 use nqueens::engine::join::lays_out_slowly;
 use nqueens::exec::journal::{self, Contents};
-use nqueens::{Algorithm, Options, Plan, Symmetry};
+use nqueens::{Algorithm, Join, Options, Plan, Symmetry};
 
 use super::args::{reject_parallel_only, reject_serial, CountArgs};
 use super::errors::{journal_error, usage_error};
@@ -44,8 +44,7 @@ impl Job {
             Some(path) => Some(read_journal(path)?.header.fingerprint),
             None => None,
         };
-        let backtrack_only =
-            args.depth.is_some() || args.kernel.is_some() || args.symmetry.is_some();
+        let backtrack_only = args.depth.is_some() || args.symmetry.is_some();
         let asked = match (args.algo, planned) {
             (Some(algorithm), _) => algorithm,
             (None, Some(planned)) => Algorithm::of_engine(planned.engine),
@@ -60,7 +59,7 @@ impl Job {
                 .or(planned.map(|p| p.symmetry))
                 .unwrap_or_default(),
             depth: args.depth,
-            kernel: args.kernel,
+            simd: args.simd.path(),
             max_memory: args.max_memory,
         };
         let join_may_run = matches!(asked, Algorithm::Auto | Algorithm::Join);
@@ -81,6 +80,7 @@ impl Job {
             );
         }
         options.algorithm = choice.algorithm;
+        check_simd(&options)?;
         if options.algorithm == Algorithm::Parallel {
             options.depth = options.depth.or(planned.map(|p| p.depth));
         }
@@ -108,6 +108,23 @@ impl Job {
     }
 }
 
+/// Refuses a `--simd` path the engine that will count lacks here, before
+/// anything is built.
+pub fn check_simd(options: &Options) -> anyhow::Result<()> {
+    use nqueens::engine::{backtrack::Backtrack, cpu};
+    let Some(simd) = options.simd else {
+        return Ok(());
+    };
+    let checked = match options.algorithm {
+        Algorithm::Join => cpu::check(Join::NAME, Join::PATHS, simd),
+        Algorithm::Parallel | Algorithm::Auto => {
+            cpu::check(Backtrack::NAME, Backtrack::PATHS, simd)
+        }
+        _ => Ok(()),
+    };
+    checked.map_err(usage_error)
+}
+
 fn read_journal(path: &Path) -> anyhow::Result<Contents> {
     journal::read(path).map_err(|e| journal_error(e, path))
 }
@@ -118,7 +135,6 @@ fn check_flags(args: &CountArgs, algorithm: Algorithm) -> Result<(), UsageError>
     let parallel_only = [
         ("--depth <K>", args.depth.map(|k| k.to_string())),
         ("--symmetry <S>", args.symmetry.map(|s| s.to_string())),
-        ("--kernel <KERNEL>", args.kernel.map(|k| k.to_string())),
     ];
     reject_parallel_only(algorithm, parallel_only)?;
     let pooled_only = [
@@ -130,6 +146,7 @@ fn check_flags(args: &CountArgs, algorithm: Algorithm) -> Result<(), UsageError>
         ),
         ("--shard <I/M>", args.shard.map(|(i, m)| format!("{i}/{m}"))),
         ("--mpi", args.mpi.then(|| "true".to_string())),
+        ("--simd <PATH>", args.simd.path().map(|s| s.to_string())),
     ];
     reject_serial(algorithm, pooled_only)?;
     if let (Some(bytes), false) = (
@@ -148,14 +165,6 @@ fn check_flags(args: &CountArgs, algorithm: Algorithm) -> Result<(), UsageError>
             flag: "--shard <I/M>",
             rule: "counts a part of the total: ask `nqueens merge --unique` for the unique \
                    solutions, not --unique here"
-                .to_string(),
-        });
-    }
-    if let Some(kernel) = args.kernel.filter(|k| !k.available()) {
-        return Err(UsageError {
-            value: kernel.to_string(),
-            flag: "--kernel <KERNEL>",
-            rule: "needs AVX-512 F and CD, which this CPU lacks; scalar runs on any CPU"
                 .to_string(),
         });
     }

@@ -5,7 +5,7 @@ use anyhow::Context;
 use nqueens::engine::EngineId;
 use nqueens::exec::merge::{self, MergeError};
 use nqueens::exec::shard;
-use nqueens::{Count, Counted, Kernel, PairCounter, Plan, Symmetry};
+use nqueens::{Count, Counted, Plan, Simd, Symmetry};
 use serde::Serialize;
 
 use super::args::MergeArgs;
@@ -42,7 +42,6 @@ pub fn run(args: MergeArgs) -> anyhow::Result<()> {
         .into());
     }
     let total_items = files[0].1.total_items;
-    let counter = merged.kernel.as_deref();
     let counted = Counted {
         items: total_items,
         subproblems: if join {
@@ -50,12 +49,7 @@ pub fn run(args: MergeArgs) -> anyhow::Result<()> {
         } else {
             Plan::size(f.n, f.depth, f.symmetry, usize::MAX).unwrap_or(0)
         },
-        kernel: counter.and_then(|k| Kernel::ALL.into_iter().find(|x| x.name() == k)),
-        pair_counter: counter.and_then(|k| {
-            [PairCounter::Portable, PairCounter::Avx512]
-                .into_iter()
-                .find(|x| x.name() == k)
-        }),
+        simd: merged.simd.as_deref().and_then(Simd::named),
         planned_bytes: None,
         threads: merged.threads,
         elapsed_s: merged.elapsed_s,

@@ -185,11 +185,8 @@ pub fn write_report(out: &mut dyn Write, report: &Report) -> io::Result<()> {
     } else {
         writeln!(out, "  split depth  {}", c.depth)?;
     }
-    if let Some(kernel) = c.kernel {
-        writeln!(out, "  kernel       {kernel}")?;
-    }
-    if let Some(counter) = c.pair_counter {
-        writeln!(out, "  pair counter {counter}")?;
+    if let Some(simd) = c.simd {
+        writeln!(out, "  simd         {simd}")?;
     }
     writeln!(out, "  subproblems  {}", c.subproblems)?;
     writeln!(out, "  work items   {}", c.items)?;
@@ -264,12 +261,11 @@ mod tests {
             symmetry: nqueens::Symmetry::Full,
             threads: 1,
             depth: n / 2,
-            kernel: None,
             subproblems: 1,
             items: 1,
             unique,
             classes: None,
-            pair_counter: None,
+            simd: None,
             planned_bytes: None,
             peak_bytes: None,
             elapsed_s: 0.0,

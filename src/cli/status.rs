@@ -8,7 +8,7 @@ use std::path::Path;
 use nqueens::engine::backtrack::Backtrack;
 use nqueens::exec::journal::{self, Contents, Header, JournalError};
 use nqueens::exec::shard::{self, ShardFile};
-use nqueens::{Engine, EngineId, Fingerprint, Join, Kernel, Plan, Symmetry};
+use nqueens::{Engine, EngineId, Fingerprint, Join, Plan, Simd, Symmetry};
 use serde::Serialize;
 
 use super::args::StatusArgs;
@@ -100,7 +100,7 @@ fn estimate_left(contents: &Contents) -> Option<f64> {
     let cost: Box<dyn Fn(usize) -> f64> = match f.engine {
         EngineId::Backtrack => {
             let plan = Plan::new(f.n, f.depth, f.symmetry).ok()?;
-            let engine = Backtrack::new(plan, Kernel::Scalar).ok()?;
+            let engine = Backtrack::new(plan, Simd::None).ok()?;
             if engine.fingerprint() != f {
                 return None;
             }
@@ -179,10 +179,10 @@ fn write_shard(file: &ShardFile, path: &Path, out: &mut dyn Write) -> io::Result
     writeln!(out, "  solutions    {} (its part of the total)", file.total)?;
     writeln!(
         out,
-        "  time spent   {} on {} thread(s), {} kernel",
+        "  time spent   {} on {} thread(s), simd {}",
         duration(file.elapsed_s),
         file.threads,
-        file.kernel
+        file.simd
     )?;
     writeln!(out, "  machine      {} ({})", file.host, file.cpu)?;
     writeln!(out, "  written by   {}", file.program)

@@ -6,6 +6,7 @@ use std::io::{self, Write};
 use nqueens::{oeis, Options, Symmetry};
 
 use super::args::{reject_serial, VerifyArgs};
+use super::errors::usage_error;
 use super::report::{duration, write_verified};
 use super::{estimate, thread_pool, Mismatch};
 
@@ -17,14 +18,29 @@ pub fn run(args: VerifyArgs) -> anyhow::Result<()> {
     let pooled_only = [
         ("--threads <T>", args.threads.map(|t| t.to_string())),
         ("--unique", args.unique.then(|| "true".to_string())),
+        ("--simd <PATH>", args.simd.path().map(|s| s.to_string())),
     ];
     reject_serial(args.algo, pooled_only)?;
     let pool = thread_pool(args.threads)?;
     let options = Options {
         algorithm: args.algo,
         symmetry: Symmetry::Full,
+        simd: args.simd.path(),
         ..Options::default()
     };
+    // A path an engine of some row lacks is refused before the first row.
+    if options.simd.is_some() {
+        let threads = pool.current_num_threads();
+        for n in 1..=args.max {
+            let algorithm = nqueens::choose(n, &options, threads)
+                .map_err(usage_error)?
+                .algorithm;
+            super::job::check_simd(&Options {
+                algorithm,
+                ..options
+            })?;
+        }
+    }
     // Said up front: an hour-long last row must not look like a hang.
     let threads = pool.current_num_threads();
     let (longer, budget) = (Some(ANNOUNCE_VERIFY_AFTER_S), estimate::ANNOUNCE_BUDGET_S);

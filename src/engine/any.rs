@@ -4,6 +4,7 @@
 use std::ops::Range;
 
 use super::backtrack::Backtrack;
+use super::cpu::Simd;
 use super::join::Join;
 use super::{Engine, Fingerprint};
 use crate::reduce::Tally;
@@ -26,11 +27,11 @@ impl AnyEngine {
         }
     }
 
-    /// What counted: the backtracking kernel, or the join's pair counter.
-    pub fn counter_name(&self) -> &'static str {
+    /// The instruction-set path the engine counts on.
+    pub fn simd(&self) -> Simd {
         match self {
-            AnyEngine::Backtrack(engine) => engine.kernel().name(),
-            AnyEngine::Join(engine) => engine.counter().name(),
+            AnyEngine::Backtrack(engine) => engine.simd(),
+            AnyEngine::Join(engine) => engine.simd(),
         }
     }
 }

@@ -4,15 +4,15 @@
 //! journal, shards and MPI) sees it through the small [`Engine`] trait: a
 //! [`Fingerprint`], a number of work items with stable indices, an estimated
 //! cost per item, and a count of any range of items. Items and their indices
-//! depend only on the fingerprint, never on the thread count or the kernel,
+//! depend only on the fingerprint, never on the thread count or the instruction-set path,
 //! so a run can be split, resumed or merged across threads and machines, and
 //! tallies of disjoint ranges add up to the whole.
 //!
 //! ```
 //! use nqueens::engine::backtrack::Backtrack;
-//! use nqueens::{exec, Engine, Kernel, Plan, Symmetry};
+//! use nqueens::{exec, Engine, Plan, Symmetry};
 //!
-//! let engine = Backtrack::new(Plan::new(14, 4, Symmetry::Full)?, Kernel::fastest())?;
+//! let engine = Backtrack::new(Plan::new(14, 4, Symmetry::Full)?, Backtrack::fastest())?;
 //! let half = engine.items() / 2;
 //! let first = exec::pool::count_items(&engine, 0..half, &|_| {});
 //! let rest = exec::pool::count_items(&engine, half..engine.items(), &|_| {});

@@ -19,9 +19,9 @@ use serde::Serialize;
 
 use super::sample;
 use crate::engine::backtrack::estimate::{self, NodeEstimate};
-use crate::engine::backtrack::kernel::Kernel;
 use crate::engine::backtrack::plan::Plan;
 use crate::engine::backtrack::Backtrack;
+use crate::engine::cpu::Simd;
 use crate::engine::join::Join;
 use crate::problem::{Error, Symmetry};
 
@@ -46,12 +46,12 @@ const JOIN_FASTEST_S_PER_COST: f64 = 5e-9;
 /// What is forecast: the way the count will search.
 #[derive(Clone, Copy, Debug)]
 pub enum Method<'a> {
-    /// The backtracking engine under `symmetry` with `kernel`, on the pool.
+    /// The backtracking engine under `symmetry` on `simd`, on the pool.
     Backtrack {
         /// The symmetry its plan exploits.
         symmetry: Symmetry,
-        /// The kernel that counts.
-        kernel: Kernel,
+        /// The path its kernel counts on.
+        simd: Simd,
     },
     /// A serial search of the whole tree, on one thread.
     Serial {
@@ -68,6 +68,8 @@ pub enum Method<'a> {
         engine: Option<&'a Join>,
         /// The most memory a join built here may plan for.
         max_memory: u64,
+        /// The path a join built here counts pairs on.
+        simd: Simd,
     },
 }
 
@@ -157,7 +159,12 @@ pub fn forecast(
         _ => threads.max(1),
     };
     let threshold = longer_than.unwrap_or(0.0);
-    if let Method::Join { engine, max_memory } = method {
+    if let Method::Join {
+        engine,
+        max_memory,
+        simd,
+    } = method
+    {
         let costs = Join::costs(n)?;
         let optimistic = costs.iter().sum::<f64>() * JOIN_FASTEST_S_PER_COST / threads as f64;
         if longer_than.is_some() && optimistic < threshold / 4.0 {
@@ -167,11 +174,7 @@ pub fn forecast(
         let join = match engine {
             Some(join) => join,
             None => {
-                built = Join::new(
-                    n,
-                    crate::engine::join::pairs::PairCounter::fastest(),
-                    max_memory,
-                )?;
+                built = Join::new(n, simd, max_memory)?;
                 &built
             }
         };
@@ -284,9 +287,9 @@ fn calibrate(n: usize, method: Method<'_>) -> Result<(usize, f64, f64), Error> {
     let once = |board: usize| -> Result<f64, Error> {
         let start = Instant::now();
         match method {
-            Method::Backtrack { symmetry, kernel } => {
+            Method::Backtrack { symmetry, simd } => {
                 // The smaller boards at their own automatic depth.
-                let engine = Backtrack::new(Plan::auto(board, symmetry, 1)?, kernel)?;
+                let engine = Backtrack::new(Plan::auto(board, symmetry, 1)?, simd)?;
                 one.install(|| std::hint::black_box(super::pool::count(&engine, &|_| {})));
             }
             Method::Serial { count, .. } => {
@@ -329,7 +332,7 @@ mod tests {
     fn a_short_count_is_not_forecast_and_a_long_one_is() {
         let method = Method::Backtrack {
             symmetry: Symmetry::Full,
-            kernel: Kernel::fastest(),
+            simd: Backtrack::fastest(),
         };
         assert_eq!(forecast(10, method, 1, Some(60.0), 1.0).unwrap(), None);
         let long = forecast(30, method, 2, Some(60.0), 1.0).unwrap().unwrap();
@@ -343,6 +346,7 @@ mod tests {
         let method = Method::Join {
             engine: None,
             max_memory: u64::MAX,
+            simd: Join::fastest(),
         };
         let f = forecast(13, method, 1, None, 0.5).unwrap().unwrap();
         let Basis::Sample {

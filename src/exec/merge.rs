@@ -29,8 +29,8 @@ pub struct Merged {
     pub elapsed_s: f64,
     /// The shards' threads, added up.
     pub threads: usize,
-    /// The kernel, if every shard used the same one.
-    pub kernel: Option<String>,
+    /// The instruction-set path, if every shard counted on the same one.
+    pub simd: Option<String>,
 }
 
 /// Why shards do not merge.
@@ -149,7 +149,7 @@ pub fn merge(files: &[(String, ShardFile)]) -> Result<Merged, MergeError> {
             shards: missing_shards(files),
         });
     }
-    let kernel = Some(first.kernel.clone()).filter(|k| kept.iter().all(|(_, f)| &f.kernel == k));
+    let simd = Some(first.simd.clone()).filter(|k| kept.iter().all(|(_, f)| &f.simd == k));
     Ok(Merged {
         fingerprint: first.fingerprint,
         tally: kept
@@ -160,7 +160,7 @@ pub fn merge(files: &[(String, ShardFile)]) -> Result<Merged, MergeError> {
         duplicates,
         elapsed_s: kept.iter().map(|(_, f)| f.elapsed_s).sum(),
         threads: kept.iter().map(|(_, f)| f.threads).sum(),
-        kernel,
+        simd,
     })
 }
 
@@ -257,7 +257,7 @@ mod tests {
             classes: Some(tally.classes),
             elapsed_s: 1.0,
             threads: 2,
-            kernel: "lanes".to_string(),
+            simd: "avx512".to_string(),
             host: "h".to_string(),
             cpu: "c".to_string(),
             program: "p".to_string(),
@@ -278,7 +278,7 @@ mod tests {
             (merged.shards, merged.duplicates, merged.threads),
             (3, 0, 6)
         );
-        assert_eq!(merged.kernel.as_deref(), Some("lanes"));
+        assert_eq!(merged.simd.as_deref(), Some("avx512"));
     }
 
     #[test]

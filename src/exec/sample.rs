@@ -94,11 +94,11 @@ pub fn time_within(engine: &dyn Engine, max_samples: usize, budget_s: f64) -> Sa
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::join::{pairs::PairCounter, Join};
+    use crate::engine::join::Join;
 
     #[test]
     fn a_forecast_of_every_item_is_the_time_they_take() {
-        let engine = Join::new(12, PairCounter::fastest(), u64::MAX).unwrap();
+        let engine = Join::new(12, Join::fastest(), u64::MAX).unwrap();
         let all = time_by_cost(&engine, usize::MAX);
         assert_eq!(all.sampled, engine.items());
         assert!((all.seconds - all.sampled_s).abs() <= 1e-9 * all.seconds.max(1.0));
@@ -109,7 +109,7 @@ mod tests {
 
     #[test]
     fn a_budget_bounds_the_sample() {
-        let engine = Join::new(12, PairCounter::fastest(), u64::MAX).unwrap();
+        let engine = Join::new(12, Join::fastest(), u64::MAX).unwrap();
         let none = time_within(&engine, 256, 0.0);
         assert_eq!(none.sampled, FIRST_SAMPLES);
         let ample = time_within(&engine, 64, 60.0);

@@ -82,8 +82,10 @@ pub struct ShardFile {
     pub elapsed_s: f64,
     /// Threads it ran on.
     pub threads: usize,
-    /// The kernel that counted it.
-    pub kernel: String,
+    /// The instruction-set path that counted it (`scalar`, `lanes`,
+    /// `portable` in files of nqueens 0.2 and before, under `kernel`).
+    #[serde(alias = "kernel")]
+    pub simd: String,
     /// The machine it ran on (host name) and its CPU model.
     pub host: String,
     /// The CPU model.
@@ -182,13 +184,13 @@ pub fn classes(fingerprint: &Fingerprint, tally: &Tally) -> Option<Classes> {
 mod tests {
     use super::*;
     use crate::engine::backtrack::plan::Plan;
-    use crate::engine::backtrack::{kernel::Kernel, Backtrack};
+    use crate::engine::backtrack::Backtrack;
+    use crate::engine::cpu::Simd;
     use crate::problem::Symmetry;
 
     #[test]
     fn shards_cover_every_item_once_in_order() {
-        let engine =
-            Backtrack::new(Plan::new(12, 4, Symmetry::Full).unwrap(), Kernel::Scalar).unwrap();
+        let engine = Backtrack::new(Plan::new(12, 4, Symmetry::Full).unwrap(), Simd::None).unwrap();
         for shards in [1, 2, 3, 7, 64, engine.items(), engine.items() + 5] {
             let ranges = ranges(&engine, shards);
             assert_eq!(ranges.len(), shards);
@@ -204,7 +206,7 @@ mod tests {
     #[test]
     fn shards_are_balanced_by_cost() {
         let engine =
-            Backtrack::new(Plan::new(14, 5, Symmetry::Mirror).unwrap(), Kernel::Scalar).unwrap();
+            Backtrack::new(Plan::new(14, 5, Symmetry::Mirror).unwrap(), Simd::None).unwrap();
         let total: f64 = (0..engine.items()).map(|i| engine.cost(i)).sum();
         let largest = (0..engine.items())
             .map(|i| engine.cost(i))

@@ -9,9 +9,26 @@ use std::time::{Duration, Instant};
 use assert_cmd::Command;
 use serde_json::Value;
 
-/// The `nqueens` binary this test run built.
+/// The `nqueens` binary this test run built, as an assert_cmd command.
 pub fn nqueens() -> Command {
-    Command::cargo_bin("nqueens").unwrap()
+    Command::from_std(process())
+}
+
+/// The `nqueens` binary this test run built, as a plain process: run
+/// through `NQUEENS_TEST_RUNNER` when it is set (e.g. `qemu-aarch64 -L
+/// /usr/aarch64-linux-gnu` for a cross-built binary, as `.ci/run` does).
+pub fn process() -> Process {
+    let binary = env!("CARGO_BIN_EXE_nqueens");
+    let runner = std::env::var("NQUEENS_TEST_RUNNER").unwrap_or_default();
+    let mut words = runner.split_whitespace();
+    match words.next() {
+        Some(program) => {
+            let mut command = Process::new(program);
+            command.args(words).arg(binary);
+            command
+        }
+        None => Process::new(binary),
+    }
 }
 
 /// Runs a command that must succeed and print one JSON value.
@@ -62,7 +79,7 @@ pub fn wait_for_a_record(journal: &Path) {
 /// Starts `nqueens ARGS --checkpoint JOURNAL` and kills it (SIGKILL) once
 /// the journal holds a record: the crash every resume test starts from.
 pub fn start_and_kill(args: &[&str], journal: &Path) {
-    let mut child = Process::new(env!("CARGO_BIN_EXE_nqueens"))
+    let mut child = process()
         .args(args)
         .arg("--checkpoint")
         .arg(journal)

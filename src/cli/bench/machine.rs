@@ -15,8 +15,9 @@ pub struct Machine {
     pub git_revision: String,
     pub rustc: String,
     pub build_profile: String,
-    /// The kernel the parallel engine picks here (`lanes` needs AVX-512).
-    pub kernel: String,
+    /// The paths the engines count on here by default (`--simd auto`),
+    /// e.g. `join avx512, backtracking avx512`.
+    pub simd_auto: String,
     /// UTC, `YYYY-MM-DD`.
     pub date: String,
     /// UTC, `HHMMSS`: with the date, names a sweep's default folder.
@@ -34,7 +35,11 @@ impl Machine {
             git_revision: env!("NQUEENS_GIT_REVISION").to_string(),
             rustc: env!("NQUEENS_RUSTC_VERSION").to_string(),
             build_profile: build_profile(),
-            kernel: nqueens::Kernel::fastest().to_string(),
+            simd_auto: format!(
+                "join {}, backtracking {}",
+                nqueens::Join::fastest(),
+                nqueens::engine::backtrack::Backtrack::fastest()
+            ),
             date: utc_date(SystemTime::now()),
             time: utc_time(SystemTime::now()),
         }
@@ -59,7 +64,7 @@ impl Machine {
             ("git revision", self.git_revision.as_str()),
             ("rustc", self.rustc.as_str()),
             ("build profile", self.build_profile.as_str()),
-            ("parallel kernel", self.kernel.as_str()),
+            ("SIMD (auto)", self.simd_auto.as_str()),
             ("date (UTC)", self.date.as_str()),
         ];
         let mut out = String::from("| | |\n|---|---|\n");

@@ -15,12 +15,14 @@ use std::time::Instant;
 use anyhow::bail;
 use indicatif::ProgressBar;
 use nqueens::engine::backtrack::plan::{Plan, MAX_SUBPROBLEMS};
-use nqueens::{oeis, Algorithm, Options, Symmetry, MAX_N};
+use nqueens::engine::backtrack::Backtrack;
+use nqueens::engine::cpu;
+use nqueens::{oeis, Algorithm, Join, Options, Simd, Symmetry, MAX_N};
 
 use self::folder::Folder;
 use self::machine::Machine;
 use self::sweep::{Point, Row};
-use super::args::{parse_in_range, MAX_THREADS};
+use super::args::{parse_in_range, SimdArg, MAX_THREADS};
 use super::report::Verdict;
 use super::{progress, signals, thread_pool, UsageError};
 
@@ -56,6 +58,17 @@ pub struct BenchArgs {
     /// Symmetry of the parallel algorithm [default: full].
     #[arg(long, value_name = "S", value_enum)]
     symmetry: Option<Symmetry>,
+    /// Instruction-set paths, comma-separated, swept like --threads: auto
+    /// (the fastest each engine has here), avx512, avx2, neon, none. A path
+    /// an engine of the sweep lacks here is refused before anything runs.
+    #[arg(
+        long,
+        value_name = "PATH,…",
+        value_enum,
+        value_delimiter = ',',
+        default_value = "auto"
+    )]
+    simd: Vec<SimdArg>,
     /// Timed runs per point; the median is reported, 1..=1000.
     #[arg(long, value_name = "R", default_value = "3", value_parser = parse_runs, allow_negative_numbers = true)]
     runs: usize,
@@ -190,7 +203,18 @@ pub fn run(args: BenchArgs) -> anyhow::Result<()> {
         };
         nqueens::choose(n, &asked, most_threads).map_or(algorithm, |c| c.algorithm)
     };
-    let points = sweep::grid(&algorithms, &ns, &threads, &depths, &choose);
+    let mut simds: Vec<Option<Simd>> = args.simd.iter().map(|s| s.path()).collect();
+    let mut seen = HashSet::new();
+    simds.retain(|s| seen.insert(*s));
+    let path = |algorithm, asked: Option<Simd>| {
+        let paths = match algorithm {
+            Algorithm::Join => Join::PATHS,
+            _ => Backtrack::PATHS,
+        };
+        asked.unwrap_or_else(|| cpu::fastest(paths))
+    };
+    let points = sweep::grid(&algorithms, &ns, &threads, &depths, &simds, &choose, &path);
+    check_paths(&points)?;
     let progress = progress::runs_bar((points.len() * (args.warmup + args.runs)) as u64);
     {
         let (folder, progress) = (Arc::clone(&folder), progress.clone());
@@ -228,6 +252,7 @@ pub fn run(args: BenchArgs) -> anyhow::Result<()> {
             algorithm: point.algorithm,
             symmetry,
             depth: point.depth_requested,
+            simd: point.simd,
             ..Options::default()
         };
         // Each point's pool ends before the next one starts.
@@ -428,6 +453,19 @@ fn measure(
         total: count.total,
         oeis_total: oeis::known_total(point.n),
     })
+}
+
+/// Refuses, before anything runs, a path an engine of the sweep lacks here.
+fn check_paths(points: &[Point]) -> anyhow::Result<()> {
+    for point in points {
+        let Some(simd) = point.simd else { continue };
+        let checked = match point.algorithm {
+            Algorithm::Join => cpu::check(Join::NAME, Join::PATHS, simd),
+            _ => cpu::check(Backtrack::NAME, Backtrack::PATHS, simd),
+        };
+        checked.map_err(super::errors::usage_error)?;
+    }
+    Ok(())
 }
 
 /// Refuses, before anything runs, a depth whose plan would not fit in

@@ -52,8 +52,10 @@ pub fn time_vs_n_svg(rows: &[Row], machine: &str) -> Option<String> {
     let mut series = group(
         &rows,
         |r| match (r.point.algorithm, r.point.threads) {
-            (pooled, 1) if pooled.is_parallel() => format!("{pooled}, 1 thread"),
-            (pooled, threads) if pooled.is_parallel() => format!("{pooled}, {threads} threads"),
+            (pooled, 1) if pooled.is_parallel() => format!("{}, 1 thread", r.point.engine()),
+            (pooled, threads) if pooled.is_parallel() => {
+                format!("{}, {threads} threads", r.point.engine())
+            }
             (serial, _) => serial.name().to_string(),
         },
         |r| (r.point.n as f64, r.wall_s.max(1e-9)),
@@ -105,10 +107,7 @@ pub fn efficiency_vs_depth_svg(rows: &[Row], machine: &str) -> Option<String> {
 }
 
 fn series_label(row: &Row) -> String {
-    let engine = match row.point.algorithm {
-        Algorithm::Parallel => String::new(),
-        other => format!("{other}, "),
-    };
+    let engine = format!("{}, ", row.point.engine());
     match row.point.depth_requested {
         Some(depth) => format!("{engine}n = {}, depth {depth}", row.point.n),
         None => format!("{engine}n = {}", row.point.n),
@@ -265,6 +264,7 @@ mod tests {
                 n,
                 threads,
                 depth_requested: depth,
+                simd: algorithm.is_parallel().then_some(nqueens::Simd::None),
             },
             symmetry: Symmetry::Full,
             depth: depth.unwrap_or(3),
@@ -326,7 +326,7 @@ mod tests {
         let svg = time_vs_n_svg(&rows, "m").unwrap();
         let svg = assert_svg(&svg);
         assert!(svg.contains("set"));
-        assert!(svg.contains("parallel, 2 threads"));
+        assert!(svg.contains("parallel none, 2 threads"));
         assert!(svg.contains("median wall time (s)"));
     }
 

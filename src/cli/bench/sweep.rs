@@ -6,7 +6,7 @@
 
 use serde::Serialize;
 
-use nqueens::{Algorithm, Symmetry};
+use nqueens::{Algorithm, Simd, Symmetry};
 
 /// One configuration to measure.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -20,20 +20,36 @@ pub struct Point {
     /// The split depth asked for, or `None` for the automatic choice (and for
     /// the serial algorithms, which do not split).
     pub depth_requested: Option<usize>,
+    /// The instruction-set path the engine counts on (`None` for the
+    /// serial algorithms).
+    pub simd: Option<Simd>,
+}
+
+impl Point {
+    /// The algorithm and its path, e.g. `join avx2`, for tables and plots.
+    pub fn engine(&self) -> String {
+        match self.simd {
+            Some(simd) => format!("{} {simd}", self.algorithm),
+            None => self.algorithm.to_string(),
+        }
+    }
 }
 
 /// Every combination of the lists, in the order they will run: by algorithm,
-/// then n, then depth, then threads (so that the 1-thread baseline of a
-/// speedup is measured next to the points compared with it). The serial
-/// algorithms run once per n, on one thread. `choose` turns an algorithm
-/// asked for into the one that runs at n (`auto` into an engine); a point
-/// chosen twice runs once.
+/// then n, then depth, then path, then threads (so that the 1-thread
+/// baseline of a speedup is measured next to the points compared with
+/// it). The serial algorithms run once per n, on one thread. `choose` turns
+/// an algorithm asked for into the one that runs at n (`auto` into an
+/// engine), `path` a path asked for (`None`: auto) into the one that
+/// engine counts on; a point chosen twice runs once.
 pub fn grid(
     algorithms: &[Algorithm],
     ns: &[usize],
     threads: &[usize],
     depths: &[usize],
+    simds: &[Option<Simd>],
     choose: &dyn Fn(Algorithm, usize) -> Algorithm,
+    path: &dyn Fn(Algorithm, Option<Simd>) -> Simd,
 ) -> Vec<Point> {
     let mut points: Vec<Point> = Vec::new();
     for &asked in algorithms {
@@ -45,6 +61,7 @@ pub fn grid(
                     n,
                     threads: 1,
                     depth_requested: None,
+                    simd: None,
                 });
                 continue;
             }
@@ -55,15 +72,18 @@ pub fn grid(
                 depths.iter().map(|&d| Some(d)).collect()
             };
             for depth_requested in depths {
-                for &threads in threads {
-                    let point = Point {
-                        algorithm,
-                        n,
-                        threads,
-                        depth_requested,
-                    };
-                    if !points.contains(&point) {
-                        points.push(point);
+                for &asked in simds {
+                    for &threads in threads {
+                        let point = Point {
+                            algorithm,
+                            n,
+                            threads,
+                            depth_requested,
+                            simd: Some(path(algorithm, asked)),
+                        };
+                        if !points.contains(&point) {
+                            points.push(point);
+                        }
                     }
                 }
             }
@@ -122,24 +142,19 @@ pub struct Row {
 
 /// Fills in `speedup` and `efficiency` from the 1-thread rows.
 pub fn fill_speedups(rows: &mut [Row]) {
-    let baselines: Vec<(Algorithm, usize, Option<usize>, f64)> = rows
+    // A point's baseline: the same point on one thread.
+    let key = |p: &Point| Point { threads: 1, ..*p };
+    let baselines: Vec<(Point, f64)> = rows
         .iter()
         .filter(|r| r.point.threads == 1)
-        .map(|r| {
-            (
-                r.point.algorithm,
-                r.point.n,
-                r.point.depth_requested,
-                r.wall_s,
-            )
-        })
+        .map(|r| (r.point, r.wall_s))
         .collect();
     for row in rows.iter_mut() {
         let p = row.point;
         let baseline = baselines
             .iter()
-            .find(|(a, n, d, _)| (*a, *n, *d) == (p.algorithm, p.n, p.depth_requested))
-            .map(|&(.., wall)| wall);
+            .find(|(b, _)| *b == key(&p))
+            .map(|&(_, wall)| wall);
         row.speedup = baseline
             .filter(|_| row.wall_s > 0.0)
             .map(|b| b / row.wall_s);
@@ -164,7 +179,7 @@ pub fn median(values: &[f64]) -> f64 {
 }
 
 /// The CSV header, in the order of [`csv_row`]'s fields.
-pub const CSV_HEADER: &str = "algorithm,symmetry,n,threads,depth_requested,depth,subproblems,items,runs,wall_s,wall_min_s,wall_max_s,cpu_s,speedup,efficiency,total,oeis_total";
+pub const CSV_HEADER: &str = "algorithm,simd,symmetry,n,threads,depth_requested,depth,subproblems,items,runs,wall_s,wall_min_s,wall_max_s,cpu_s,speedup,efficiency,total,oeis_total";
 
 /// One CSV line (no newline); missing values are empty fields.
 pub fn csv_row(row: &Row) -> String {
@@ -175,8 +190,9 @@ pub fn csv_row(row: &Row) -> String {
         value.map_or(String::new(), |v| format!("{v:.6}"))
     }
     format!(
-        "{},{},{},{},{},{},{},{},{},{:.6},{:.6},{:.6},{},{},{},{},{}",
+        "{},{},{},{},{},{},{},{},{},{},{:.6},{:.6},{:.6},{},{},{},{},{}",
         row.point.algorithm,
+        opt(row.point.simd),
         row.symmetry,
         row.point.n,
         row.point.threads,
@@ -237,7 +253,7 @@ pub fn table(rows: &[Row]) -> String {
 /// The table's header line.
 pub fn table_header() -> String {
     format!(
-        "{:<12} {:>3} {:>7} {:>5} {:>11} {:>10} {:>10} {:>8} {:>10} {:>15}\n",
+        "{:<19} {:>3} {:>7} {:>5} {:>11} {:>10} {:>10} {:>8} {:>10} {:>15}\n",
         "algorithm",
         "n",
         "threads",
@@ -259,8 +275,8 @@ pub fn table_row(r: &Row) -> String {
         .efficiency
         .map_or("-".to_string(), |e| format!("{:.1}%", e * 100.0));
     format!(
-        "{:<12} {:>3} {:>7} {:>5} {:>11} {:>10.4} {:>10} {:>8} {:>10} {:>15}\n",
-        r.point.algorithm.name(),
+        "{:<19} {:>3} {:>7} {:>5} {:>11} {:>10.4} {:>10} {:>8} {:>10} {:>15}\n",
+        r.point.engine(),
         r.point.n,
         r.point.threads,
         r.depth,
@@ -284,6 +300,7 @@ mod tests {
                 n: 10,
                 threads,
                 depth_requested: None,
+                simd: Some(Simd::None),
             },
             symmetry: Symmetry::Full,
             depth: 3,
@@ -313,7 +330,9 @@ mod tests {
             &[6, 8],
             &[1],
             &[],
+            &[None],
             &choose,
+            &|_, _| Simd::None,
         );
         let chosen: Vec<_> = points.iter().map(|p| (p.algorithm, p.n)).collect();
         assert_eq!(
@@ -333,7 +352,9 @@ mod tests {
             &[8, 9],
             &[1, 2],
             &[2, 3],
+            &[None],
             &|algorithm, _| algorithm,
+            &|_, asked| asked.unwrap_or(Simd::Avx512),
         );
         let serial: Vec<_> = points
             .iter()
@@ -347,6 +368,36 @@ mod tests {
         assert_eq!(parallel, 2 * 2 * 2);
         assert_eq!(points[2].depth_requested, Some(2));
         assert_eq!((points[2].threads, points[3].threads), (1, 2));
+    }
+
+    #[test]
+    fn the_grid_sweeps_paths_like_threads_and_resolves_auto_per_engine() {
+        let points = grid(
+            &[Algorithm::Join, Algorithm::Parallel],
+            &[10],
+            &[1, 2],
+            &[],
+            &[None, Some(Simd::Avx2), Some(Simd::None)],
+            &|algorithm, _| algorithm,
+            &|algorithm, asked| match (algorithm, asked) {
+                (Algorithm::Join, None) => Simd::Avx2,
+                (_, None) => Simd::None,
+                (_, Some(simd)) => simd,
+            },
+        );
+        let swept: Vec<_> = points.iter().map(|p| (p.engine(), p.threads)).collect();
+        let expected = [
+            ("join avx2", 1),
+            ("join avx2", 2),
+            ("join none", 1),
+            ("join none", 2),
+            ("parallel none", 1),
+            ("parallel none", 2),
+            ("parallel avx2", 1),
+            ("parallel avx2", 2),
+        ];
+        let expected: Vec<_> = expected.iter().map(|&(e, t)| (e.to_string(), t)).collect();
+        assert_eq!(swept, expected);
     }
 
     #[test]
@@ -392,12 +443,13 @@ mod tests {
         let fields: Vec<&str> = lines[2].split(',').collect();
         assert_eq!(fields.len(), CSV_HEADER.split(',').count());
         assert_eq!(fields[0], "parallel");
-        assert_eq!(fields[3], "2");
-        assert_eq!(fields[4], "", "automatic depth is an empty field");
-        assert_eq!(fields[7], "40", "items");
-        assert_eq!(fields[12], "", "no CPU time");
-        assert_eq!(fields[13], "2.000000");
-        assert_eq!(fields[15], "724");
+        assert_eq!(fields[1], "none", "simd");
+        assert_eq!(fields[4], "2");
+        assert_eq!(fields[5], "", "automatic depth is an empty field");
+        assert_eq!(fields[8], "40", "items");
+        assert_eq!(fields[13], "", "no CPU time");
+        assert_eq!(fields[14], "2.000000");
+        assert_eq!(fields[16], "724");
     }
 
     #[test]

@@ -1,6 +1,7 @@
 //! The backtracking engine: a [`plan`] of weighted subproblems (the
 //! first rows placed, one board per orbit of the chosen [symmetry]),
-//! counted by a [kernel], scalar or in SIMD lanes.
+//! counted by a [kernel]: scalar ([`Simd::None`]) or sixteen subtrees in
+//! AVX-512 lanes ([`Simd::Avx512`]).
 //!
 //! Its work items are the plan's: runs of consecutive subproblems of one
 //! family, fixed by (n, symmetry, depth) alone.
@@ -14,8 +15,9 @@ pub mod symmetry;
 
 use std::ops::Range;
 
-use self::kernel::{count_scalar, lanes, Kernel};
+use self::kernel::{count_scalar, lanes};
 use self::plan::{Plan, Subproblem};
+use super::cpu::{self, Path, Simd};
 use super::{Engine, EngineId, Fingerprint};
 use crate::problem::Error;
 use crate::reduce::Tally;
@@ -25,26 +27,57 @@ use crate::reduce::Tally;
 /// shard of another version is refused.
 pub const FORMAT: u32 = 1;
 
-/// A plan and the kernel that counts it.
+/// A plan and the path its kernel counts on.
 #[derive(Clone, Debug)]
 pub struct Backtrack {
     plan: Plan,
-    kernel: Kernel,
+    simd: Simd,
 }
 
 impl Backtrack {
-    /// The engine counting `plan` with `kernel`.
+    /// The instruction-set paths of its kernels: scalar, and the lanes on
+    /// AVX-512.
+    pub const PATHS: &'static [Path] = &[
+        Path {
+            simd: Simd::None,
+            needs: "nothing",
+            detect: || true,
+        },
+        Path {
+            simd: Simd::Avx512,
+            needs: cpu::AVX512_LANES_NEEDS,
+            detect: cpu::avx512_lanes,
+        },
+    ];
+
+    /// The engine's name in messages.
+    pub const NAME: &'static str = "backtracking engine";
+
+    /// The fastest of its [`PATHS`](Backtrack::PATHS) this CPU runs.
+    pub fn fastest() -> Simd {
+        cpu::fastest(Self::PATHS)
+    }
+
+    /// The engine counting `plan` on `simd`.
     ///
     /// # Errors
-    /// [`Error::CpuLacks`] if this machine cannot run `kernel`.
-    pub fn new(plan: Plan, kernel: Kernel) -> Result<Backtrack, Error> {
-        if !kernel.available() {
-            return Err(Error::CpuLacks {
-                path: "lanes kernel",
-                needs: kernel.needs(),
-            });
-        }
-        Ok(Backtrack { plan, kernel })
+    /// [`Error::SimdUnavailable`] if this CPU does not run the engine on
+    /// `simd`.
+    pub fn new(plan: Plan, simd: Simd) -> Result<Backtrack, Error> {
+        cpu::check(Self::NAME, Self::PATHS, simd)?;
+        Ok(Backtrack { plan, simd })
+    }
+
+    /// Whether a test may run the engine on `simd` here (a skip is said,
+    /// once); `false` for a path it does not have.
+    #[doc(hidden)]
+    pub fn runs_in(simd: Simd, test: &str) -> bool {
+        Self::PATHS
+            .iter()
+            .find(|p| p.simd == simd)
+            .is_some_and(|p| {
+                cpu::runs_or_skips((p.detect)(), test, &format!("{simd} kernel"), p.needs)
+            })
     }
 
     /// The plan.
@@ -52,22 +85,22 @@ impl Backtrack {
         &self.plan
     }
 
-    /// The kernel.
-    pub fn kernel(&self) -> Kernel {
-        self.kernel
+    /// The instruction-set path it counts on.
+    pub fn simd(&self) -> Simd {
+        self.simd
     }
 
     fn count_item(&self, item: usize) -> Tally {
         let n = self.plan.n;
         let subproblems = self.plan.item(item);
-        match self.kernel {
-            Kernel::Scalar => subproblems
-                .map(|i| count_scalar(n, &self.plan.subproblem(i)))
-                .fold(Tally::default(), Tally::sum),
-            Kernel::Lanes => {
+        match self.simd {
+            Simd::Avx512 => {
                 let batch: Vec<Subproblem> = subproblems.map(|i| self.plan.subproblem(i)).collect();
                 lanes::count(n, &batch)
             }
+            _ => subproblems
+                .map(|i| count_scalar(n, &self.plan.subproblem(i)))
+                .fold(Tally::default(), Tally::sum),
         }
     }
 }

@@ -5,6 +5,7 @@ use std::cell::RefCell;
 
 use super::frames::{Fold, Shape, Side};
 use super::items::Item;
+use super::pairs;
 use super::Join;
 
 thread_local! {
@@ -126,7 +127,7 @@ impl Join {
                 clean += usize::from(p & long == 0);
             }
             kept.truncate(clean);
-            both_ways += self.counter.count_weighted(kept, others, bits, long);
+            both_ways += pairs::count_weighted(self.simd, kept, others, bits, long);
         }
         weight / 2 * both_ways
     }
@@ -165,7 +166,7 @@ impl Join {
                 if first.forbidden != (0, 0) || !self.reflect {
                     // The centre queen holds both long diagonals; small
                     // lists pay more for two passes than they save.
-                    return weight * self.counter.count(east, west, shape.bits());
+                    return weight * pairs::count(self.simd, east, west, shape.bits());
                 }
                 return self.count_reflected((east, west), weight, spare, shape);
             }
@@ -186,7 +187,7 @@ impl Join {
                 let keep_off = (frame.forbidden, shape, frame.middle_row);
                 self.halves(others, frame.east, keep_off, lower, east);
                 if !east.is_empty() {
-                    total += weight * self.counter.count(east, west, shape.bits());
+                    total += weight * pairs::count(self.simd, east, west, shape.bits());
                 }
             }
             total

@@ -66,10 +66,10 @@ use std::ops::Range;
 use self::frames::Frame;
 use self::items::Item;
 pub use self::layout::MemoryPlan;
-use self::pairs::PairCounter;
 use self::quarter::QuarterTable;
 use self::splits::Splits;
 use super::{Engine, EngineId, Fingerprint};
+use crate::engine::cpu::{self, Path, Simd};
 use crate::problem::{Error, Symmetry};
 use crate::reduce::Tally;
 
@@ -126,7 +126,7 @@ pub struct Join {
     /// (36 ms at n = 18) run beside the pairs rather than after them.
     items: Vec<Item>,
     costs: Vec<f32>,
-    counter: PairCounter,
+    simd: Simd,
     memory: MemoryPlan,
     /// Whether even boards fold in the diagonal reflections (from
     /// [`REFLECT_FROM`]).
@@ -144,21 +144,27 @@ impl Join {
         Ok(Self::layout(n)?.memory.for_threads(threads))
     }
 
-    /// The join of the n×n board, counting pairs with `counter`, if its
+    /// The instruction-set paths of its pair counter: every one.
+    pub const PATHS: &'static [Path] = &pairs::PATHS;
+
+    /// The join's name in messages.
+    pub const NAME: &'static str = "join";
+
+    /// The fastest of its [`PATHS`](Join::PATHS) this CPU runs.
+    pub fn fastest() -> Simd {
+        cpu::fastest(Self::PATHS)
+    }
+
+    /// The join of the n×n board, counting pairs on `simd`, if its
     /// [plan](Join::plan) on the current rayon pool's threads fits in
     /// `max_memory` bytes.
     ///
     /// # Errors
-    /// As [`Join::plan`], and [`Error::JoinMemory`] if the plan needs more
-    /// than `max_memory`; [`Error::CpuLacks`] if this CPU does not run
-    /// `counter`.
-    pub fn new(n: usize, counter: PairCounter, max_memory: u64) -> Result<Join, Error> {
-        if !counter.available() {
-            return Err(Error::CpuLacks {
-                path: "AVX-512 pair counter",
-                needs: crate::engine::cpu::AVX512_PAIRS_NEEDS,
-            });
-        }
+    /// [`Error::SimdUnavailable`] if this CPU does not run the pair counter
+    /// on `simd`; as [`Join::plan`], and [`Error::JoinMemory`] if the plan
+    /// needs more than `max_memory`.
+    pub fn new(n: usize, simd: Simd, max_memory: u64) -> Result<Join, Error> {
+        cpu::check(Self::NAME, Self::PATHS, simd)?;
         let threads = rayon::current_num_threads();
         let layout = Self::layout(n)?;
         let memory = layout.memory.for_threads(threads);
@@ -182,7 +188,7 @@ impl Join {
             groups: layout.groups.clone(),
             items: layout.items.clone(),
             costs: layout.costs.clone(),
-            counter,
+            simd,
             memory,
             reflect: n >= REFLECT_FROM,
         })
@@ -207,9 +213,9 @@ impl Join {
         self.n
     }
 
-    /// The pair counter.
-    pub fn counter(&self) -> PairCounter {
-        self.counter
+    /// The instruction-set path its pairs are counted on.
+    pub fn simd(&self) -> Simd {
+        self.simd
     }
 
     /// The memory planned.
@@ -302,7 +308,7 @@ mod tests {
     #[test]
     fn the_join_counts_every_board_as_oeis_lists() {
         for n in 1..=16 {
-            let join = Join::new(n, PairCounter::fastest(), u64::MAX).unwrap();
+            let join = Join::new(n, Join::fastest(), u64::MAX).unwrap();
             let total = join.count(0..join.items()).total();
             assert_eq!(Some(total as u64), known_total(n), "n = {n}");
         }
@@ -313,7 +319,7 @@ mod tests {
         // The board sizes the fast tests reach count the plain way: force
         // the reflections on them.
         for n in (4..=16).step_by(2) {
-            let mut join = Join::new(n, PairCounter::fastest(), u64::MAX).unwrap();
+            let mut join = Join::new(n, Join::fastest(), u64::MAX).unwrap();
             join.reflect = true;
             let total = join.count(0..join.items()).total();
             assert_eq!(Some(total as u64), known_total(n), "n = {n}");
@@ -381,7 +387,7 @@ mod tests {
     fn boards_past_the_largest_quarter_are_refused_before_any_table() {
         let refused = Error::JoinTooLarge { n: 26, largest: 25 };
         assert_eq!(Join::plan(26, 1).unwrap_err(), refused);
-        let zero = Join::new(0, PairCounter::Portable, u64::MAX).unwrap_err();
+        let zero = Join::new(0, Simd::None, u64::MAX).unwrap_err();
         assert_eq!(zero, Error::BoardSize { n: 0 });
     }
 
@@ -391,7 +397,7 @@ mod tests {
             .unwrap()
             .total();
         assert_eq!(
-            Join::new(14, PairCounter::Portable, needed - 1).unwrap_err(),
+            Join::new(14, Simd::None, needed - 1).unwrap_err(),
             Error::JoinMemory {
                 n: 14,
                 needed,

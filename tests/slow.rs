@@ -56,15 +56,27 @@ fn full_symmetry_matches_oeis_at_seventeen() {
 }
 
 #[test]
-#[ignore = "slow: about 15 s in release mode on 2 cores; run by scripts/slow-tests.sh"]
-fn the_join_matches_oeis_from_fifteen_to_eighteen() {
-    for n in 15..=18 {
-        let options = Options {
-            algorithm: Algorithm::Join,
-            ..Options::default()
-        };
-        let result = count(n, &options).unwrap();
-        assert_eq!(result.total, known_total(n).unwrap(), "n = {n}");
-        assert_eq!(result.unique, known_unique(n), "n = {n}");
+#[ignore = "slow: about 15 s a path in release mode on 2 cores; run by scripts/slow-tests.sh"]
+fn the_join_matches_oeis_from_fifteen_to_eighteen_on_every_path() {
+    for path in nqueens::Join::PATHS {
+        let test = "the_join_matches_oeis_from_fifteen_to_eighteen_on_every_path";
+        if !nqueens::engine::join::pairs::runs_in(path.simd, test) {
+            continue;
+        }
+        for n in 15..=18 {
+            let options = Options {
+                algorithm: Algorithm::Join,
+                simd: Some(path.simd),
+                ..Options::default()
+            };
+            let result = count(n, &options).unwrap();
+            assert_eq!(
+                result.total,
+                known_total(n).unwrap(),
+                "n = {n} {}",
+                path.simd
+            );
+            assert_eq!(result.unique, known_unique(n), "n = {n} {}", path.simd);
+        }
     }
 }

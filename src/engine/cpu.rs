@@ -150,14 +150,19 @@ pub fn avx512_lanes() -> bool {
     }
 }
 
-/// What the join's AVX-512 pair counter needs: AVX-512 F and VPOPCNTDQ.
-pub const AVX512_PAIRS_NEEDS: &str = "AVX-512 F and VPOPCNTDQ";
+/// What the join's AVX-512 pair counter needs: AVX-512 F and VPOPCNTDQ,
+/// and the scalar POPCNT and BMI (every AVX-512 CPU has them).
+pub const AVX512_PAIRS_NEEDS: &str = "AVX-512 F and VPOPCNTDQ, POPCNT, BMI1 and BMI2";
 
 /// Whether the CPU has [`AVX512_PAIRS_NEEDS`].
 pub fn avx512_pairs() -> bool {
     #[cfg(target_arch = "x86_64")]
     {
-        std::is_x86_feature_detected!("avx512f") && std::is_x86_feature_detected!("avx512vpopcntdq")
+        std::is_x86_feature_detected!("avx512f")
+            && std::is_x86_feature_detected!("avx512vpopcntdq")
+            && std::is_x86_feature_detected!("popcnt")
+            && std::is_x86_feature_detected!("bmi1")
+            && std::is_x86_feature_detected!("bmi2")
     }
     #[cfg(not(target_arch = "x86_64"))]
     {

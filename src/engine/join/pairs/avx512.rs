@@ -13,7 +13,7 @@ const BLOCK: usize = 512;
 /// The bit-sliced count with 512 patterns a block: `sliced` in the
 /// blocks, `stream` past them, each pair counted 2^k times for the k
 /// bits of `weights` its `stream` pattern has.
-#[target_feature(enable = "avx512f,avx512vpopcntdq")]
+#[target_feature(enable = "avx512f,avx512vpopcntdq,popcnt,bmi1,bmi2")]
 pub(super) fn count(sliced: &[u64], stream: &[u64], bits: usize, weights: u64) -> u64 {
     // Monomorphized per chunk count: the chunk loop unrolls, and its
     // table lookups (a value masked to 0..32 into a [_; 32]) need no
@@ -37,7 +37,7 @@ pub(super) fn count(sliced: &[u64], stream: &[u64], bits: usize, weights: u64) -
 /// time where the sliced side has more than one: a pattern's chunk values
 /// are then worked out once for 1,024 lanes (at n = 16 and 18 most of
 /// the pairs meet sides of two blocks or more).
-#[target_feature(enable = "avx512f,avx512vpopcntdq")]
+#[target_feature(enable = "avx512f,avx512vpopcntdq,popcnt,bmi1,bmi2")]
 fn count_chunks<const CHUNKS: usize, const WEIGHTED: bool>(
     sliced: &[u64],
     stream: &[u64],
@@ -76,7 +76,7 @@ fn value(x: u64, chunk: usize) -> usize {
 /// `sums` plus each lane's count of `lanes`, times 2^k for the k bits of
 /// `weights` in `x` when `WEIGHTED`.
 #[inline]
-#[target_feature(enable = "avx512f,avx512vpopcntdq")]
+#[target_feature(enable = "avx512f,avx512vpopcntdq,popcnt,bmi1,bmi2")]
 fn add_found<const WEIGHTED: bool>(sums: __m512i, found: __m512i, x: u64, weights: u64) -> __m512i {
     let found = if WEIGHTED {
         let shift = _mm_cvtsi64_si128((x & weights).count_ones() as i64);
@@ -89,7 +89,7 @@ fn add_found<const WEIGHTED: bool>(sums: __m512i, found: __m512i, x: u64, weight
 
 /// `stream` past one block.
 #[inline]
-#[target_feature(enable = "avx512f,avx512vpopcntdq")]
+#[target_feature(enable = "avx512f,avx512vpopcntdq,popcnt,bmi1,bmi2")]
 fn stream_one<const CHUNKS: usize, const WEIGHTED: bool>(
     tables: &Tables<CHUNKS>,
     stream: &[u64],
@@ -108,7 +108,7 @@ fn stream_one<const CHUNKS: usize, const WEIGHTED: bool>(
 
 /// `stream` past two blocks at once: one chunk value, two ANDs.
 #[inline]
-#[target_feature(enable = "avx512f,avx512vpopcntdq")]
+#[target_feature(enable = "avx512f,avx512vpopcntdq,popcnt,bmi1,bmi2")]
 fn stream_two<const CHUNKS: usize, const WEIGHTED: bool>(
     [first, second]: [&Tables<CHUNKS>; 2],
     stream: &[u64],

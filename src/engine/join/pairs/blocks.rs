@@ -57,9 +57,9 @@ pub(super) fn stream<L: Lanes<W>, const W: usize, const CHUNKS: usize, const WEI
             tables.as_slice().try_into().expect("CHUNKS tables");
         for &x in stream {
             let mut lanes = L::load(&tables[0][x as usize % VALUES]);
-            for (chunk, table) in tables.iter().enumerate().skip(1) {
-                lanes = lanes.and(&table[(x >> (chunk * CHUNK)) as usize % VALUES]);
-            }
+            for_each_chunk!(CHUNKS, chunk => {
+                lanes = lanes.and(&tables[chunk][(x >> (chunk * CHUNK)) as usize % VALUES]);
+            });
             let shift = if WEIGHTED {
                 (x & weights).count_ones()
             } else {

@@ -35,6 +35,23 @@ macro_rules! by_chunks {
     };
 }
 
+/// Runs `$body` with `$chunk` bound to 1, 2, … up to `$chunks - 1`: the
+/// chunk loop of a pattern, unrolled by hand (with a constant `$chunks`
+/// the branches fold away). LLVM keeps a loop for wide lanes otherwise: a
+/// compare and a jump per chunk, 12% of the time of the AVX2 counter at
+/// n = 18.
+macro_rules! for_each_chunk {
+    ($chunks:expr, $chunk:ident => $body:block) => {
+        for_each_chunk!(@ $chunks, $chunk, $body; 1 2 3 4 5 6 7 8 9 10 11 12)
+    };
+    (@ $chunks:expr, $chunk:ident, $body:block; $($n:literal)*) => {$(
+        if $n < $chunks {
+            let $chunk: usize = $n;
+            $body
+        }
+    )*};
+}
+
 #[cfg(target_arch = "x86_64")]
 mod avx2;
 #[cfg(target_arch = "x86_64")]

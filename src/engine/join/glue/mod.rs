@@ -7,20 +7,62 @@ use super::frames::{Fold, Shape, Side};
 use super::items::Item;
 use super::pairs;
 use super::Join;
+use crate::engine::cpu::Simd;
+
+#[cfg(target_arch = "x86_64")]
+mod avx512;
 
 thread_local! {
     /// Each worker's half lists and lower quarters, kept from item to item.
     static SCRATCH: RefCell<Scratch> = RefCell::new(Scratch::default());
 }
 
+/// The lower quarters placed, column by column: their diagonals (sums,
+/// differences) and their part of a half's pattern. A pattern is bitwise
+/// in the diagonals, so a half's is its upper quarter's OR its lower
+/// quarter's: worked out once per quarter, not once per pair.
+#[derive(Default)]
+struct Lower {
+    sums: Vec<u64>,
+    diffs: Vec<u64>,
+    patterns: Vec<u64>,
+}
+
+/// An upper quarter placed: its diagonals and its part of the pattern
+/// (with the item's extra bits).
+#[derive(Clone, Copy)]
+struct Upper {
+    sum: u64,
+    diff: u64,
+    pattern: u64,
+}
+
+/// Slots past a list's end the vector loops may write (and not keep).
+const SLACK: usize = 8;
+
 /// One worker's half lists and lower quarters.
 #[derive(Default)]
 struct Scratch {
     east: Vec<u64>,
     west: Vec<u64>,
-    lower: Vec<(u64, u64)>,
+    lower: Lower,
     /// The halves of one side off the long diagonals.
     spare: Vec<u64>,
+}
+
+/// Appends the patterns of the halves `a` makes with the lower quarters
+/// it meets on no diagonal; `patterns` has room for them all.
+fn pair(a: Upper, lower: &Lower, patterns: &mut Vec<u64>) {
+    let spare = &mut patterns.spare_capacity_mut()[..lower.sums.len()];
+    let mut kept = 0;
+    let quarters = lower.sums.iter().zip(&lower.diffs).zip(&lower.patterns);
+    for ((&sum, &diff), &pattern) in quarters {
+        spare[kept].write(a.pattern | pattern);
+        kept += usize::from((a.sum & sum) | (a.diff & diff) == 0);
+    }
+    // SAFETY: the first `kept` slots of the spare capacity were written
+    // above (each slot is written before `kept` passes it).
+    unsafe { patterns.set_len(patterns.len() + kept) };
 }
 
 impl Join {
@@ -33,7 +75,7 @@ impl Join {
         (north, south): (u32, u32),
         side: Side,
         (forbidden, shape, extra): ((u64, u64), Shape, u64),
-        lower: &mut Vec<(u64, u64)>,
+        lower: &mut Lower,
         patterns: &mut Vec<u64>,
     ) {
         let (n, h) = (self.n, self.h);
@@ -50,38 +92,48 @@ impl Join {
             // The lower quarters placed and sifted once for all the upper
             // ones.
             let cell = table.cell(south, columns ^ upper_columns);
-            lower.clear();
-            lower.reserve(cell.len());
-            let spare = lower.spare_capacity_mut();
-            let mut placed = 0;
+            let Lower {
+                sums,
+                diffs,
+                patterns: parts,
+            } = lower;
+            sums.clear();
+            diffs.clear();
+            parts.clear();
             for b in cell {
                 let b = b.place(n, h, below, c0);
-                spare[placed].write(b);
-                placed += usize::from(keeps_off(b));
+                if keeps_off(b) {
+                    sums.push(b.0);
+                    diffs.push(b.1);
+                    parts.push(shape.pattern(b));
+                }
             }
-            // SAFETY: the first `placed` slots were written just above.
-            unsafe { lower.set_len(placed) };
-            if lower.is_empty() {
+            if sums.is_empty() {
                 continue;
             }
             // Every pair is written and kept or not by its test, without a
             // branch: a third or so are kept, which no predictor learns.
-            patterns.reserve(upper.len() * lower.len());
-            let spare = patterns.spare_capacity_mut();
-            let mut kept = 0;
+            patterns.reserve(upper.len() * sums.len() + SLACK);
             for a in upper {
-                let (a_sum, a_diff) = a.place(n, h, 0, c0);
-                if !keeps_off((a_sum, a_diff)) {
+                let (sum, diff) = a.place(n, h, 0, c0);
+                if !keeps_off((sum, diff)) {
                     continue;
                 }
-                for &(b_sum, b_diff) in lower.iter() {
-                    spare[kept].write(shape.pattern((a_sum | b_sum, a_diff | b_diff)) | extra);
-                    kept += usize::from((a_sum & b_sum) | (a_diff & b_diff) == 0);
+                let a = Upper {
+                    sum,
+                    diff,
+                    pattern: shape.pattern((sum, diff)) | extra,
+                };
+                match self.simd {
+                    #[cfg(target_arch = "x86_64")]
+                    // SAFETY: the join runs on AVX-512 only where the CPU
+                    // has it (Join::new checks), with the same features as
+                    // the pair counter; `patterns` has room for every pair
+                    // and SLACK.
+                    Simd::Avx512 => unsafe { avx512::pair(a, lower, patterns) },
+                    _ => pair(a, lower, patterns),
                 }
             }
-            // SAFETY: the first `kept` slots of the spare capacity were
-            // written above (each slot is written before `kept` passes it).
-            unsafe { patterns.set_len(patterns.len() + kept) };
         }
     }
 

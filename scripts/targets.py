@@ -29,7 +29,7 @@ join      the join engine (issue 11): `count N --algo join --threads 1`
           (< 256 MiB) and n = 20 (< 1 GiB, minutes on 2 cores).
 
 crossover where the join overtakes backtracking: both on one thread for
-          n = 6..17, per path: --simd avx512 (both engines), the join on
+          n = 6..14 (from 14 on the join is 3x faster and more), per path: --simd avx512 (both engines), the join on
           --simd avx2 against the scalar kernel (the backtracker has no
           AVX2 path), and --simd none (portable pair counter, scalar
           kernel); JOIN_FROM in src/lib.rs is read off this table.
@@ -45,7 +45,8 @@ simd      the join on each instruction-set path against the public
           DIR), target <= 0.85; --simd avx512 against the -march=native
           build (--public DIR), target <= 0.45; and --simd none against
           --simd avx2 at n = 18, target <= 2. On a CPU with AVX-512 the
-          AVX2 path is forced: say so with the figures.
+          AVX2 path is forced (--simd avx2): AVX2 code timed on an AVX-512
+          machine, not on a CPU without AVX-512.
 
 house     the house moved (issue 15): `count N --algo A --threads 1` for
           N = 17, 18 and A = join, parallel against the same command of
@@ -102,7 +103,7 @@ def theirs(n):
     return check
 
 
-def public(n):
+def public_count(n):
     """The public join's count, checked."""
     def check(out):
         got = int(out.split("Result:")[1].split()[0])
@@ -273,7 +274,7 @@ def public_join(public):
         comparisons = [
             (f"count {n} --algo join --threads 1 / public join {n} (1 thread)", "< 1",
              count(binary, n, "--algo", "join", "--threads", "1"), ours(n),
-             [str(public / f"nq{n}"), "1"], public(n))
+             [str(public / f"nq{n}"), "1"], public_count(n))
             for n in (16, 17, 18)
         ]
         return comparisons, []
@@ -288,7 +289,7 @@ def crossover(binary, refcount, baseline=None):
     paths = [("avx512", "avx512"), ("avx2", "none"), ("none", "none")]
     comparisons = []
     for join_simd, search_simd in paths:
-        for n in range(6, 18):
+        for n in range(6, 15):
             comparisons.append(
                 (f"count {n} --algo join --simd {join_simd} / --algo parallel "
                  f"--simd {search_simd} (1 thread)",
@@ -305,13 +306,13 @@ def simd_paths(public, public_haswell):
         comparisons = [
             (f"count {n} --algo join --simd avx2 --threads 1 / public join {n} "
              "-march=haswell (1 thread)", "<= 0.85",
-             join(n, "avx2"), ours(n), [str(public_haswell / f"nq{n}"), "1"], public(n))
+             join(n, "avx2"), ours(n), [str(public_haswell / f"nq{n}"), "1"], public_count(n))
             for n in (16, 17, 18)
         ]
         comparisons += [
             (f"count {n} --algo join --simd avx512 --threads 1 / public join {n} "
              "-march=native (1 thread)", "<= 0.45",
-             join(n, "avx512"), ours(n), [str(public / f"nq{n}"), "1"], public(n))
+             join(n, "avx512"), ours(n), [str(public / f"nq{n}"), "1"], public_count(n))
             for n in (16, 17, 18)
         ]
         comparisons.append(
@@ -332,6 +333,18 @@ SUITES = {
     "public": None,  # needs --public
     "simd": None,  # needs --public and --public-haswell
 }
+
+
+def suite_text(suite):
+    """What the module's docstring says of `suite`: its paragraph, unindented."""
+    lines = __doc__.splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith(suite + " "))
+    paragraph = []
+    for line in lines[start:]:
+        if not line.strip():
+            break
+        paragraph.append(line[len(suite):].strip() if line is lines[start] else line.strip())
+    return " ".join(paragraph)
 
 
 def main():
@@ -411,7 +424,10 @@ def main():
             + "".join(f'"{label}",{w:.3f},{k},{x}\n' for label, w, k, x in peaks),
         )
     table = "\n".join(f"| `{label}` | {value} | {goal} |" for label, value, goal in summary)
+    what = suite_text(args.suite)
     readme = f"""# Targets: {args.suite}
+
+{what}
 
 Measured by `scripts/targets.py {args.suite} --runs {args.runs}{" --baseline " + args.baseline.name if args.baseline else ""}`. Ratios are
 the median over {args.runs} alternating pairs of (time of the first command) /

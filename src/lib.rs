@@ -12,7 +12,8 @@
 //! let eight = count(8, &Options::default())?; // the faster engine for n = 8
 //! assert_eq!(eight.total, 92);
 //! assert_eq!(eight.unique, Some(12)); // full symmetry, the default
-//! assert_eq!(eight.algorithm, Algorithm::Join); // what `Algorithm::Auto` chose
+//! assert_eq!(eight.algorithm, Algorithm::Parallel); // what `Algorithm::Auto` chose
+//! assert_eq!(count(14, &Options::default())?.algorithm, Algorithm::Join);
 //!
 //! let by_the_book = Options { algorithm: Algorithm::Set, ..Options::default() };
 //! assert_eq!(count(8, &by_the_book)?.total, 92);
@@ -95,13 +96,16 @@ pub use engine::any::AnyEngine;
 use engine::backtrack::Backtrack;
 
 /// The boards (even n, odd n) from which the join counts faster than the
-/// backtracking engine, with the AVX-512 pair counter and lanes, and with
-/// the portable counter and scalar kernels: measured on one thread, whole
-/// processes side by side (`scripts/targets.py crossover`,
-/// results/2026-11-30-vm-crossover: at n = 6 both take about a millisecond
-/// and the join is 1.04× and 1.01× the time; from n = 7 it is faster, 0.11×
-/// at n = 16 with AVX-512).
-pub const JOIN_FROM: ((usize, usize), (usize, usize)) = ((8, 7), (8, 7));
+/// backtracking engine: with the AVX-512 pair counter (against the lanes),
+/// and with a narrower one (AVX2, NEON, portable; against the scalar
+/// kernel). Measured on one thread, whole processes side by side, 15
+/// pairs a point (`scripts/targets.py crossover`,
+/// results/2026-12-01-vm-crossover): up to n = 9 both take about 2 ms and
+/// the join is 1.00-1.17× the time on every path; on AVX-512 it is faster
+/// from n = 10 (0.88×, 0.67× at 11, 0.43× at 12; but 1.04× at 13, where
+/// the lanes are quick on odd boards), on the narrower paths from n = 12
+/// (0.82-0.87×; 0.88-0.90× at 13, 0.26-0.28× at 14).
+pub const JOIN_FROM: ((usize, usize), (usize, usize)) = ((10, 11), (12, 13));
 
 /// The ways to count. The names are the CLI's `--algo` values, the bench ids
 /// and the `algorithm` field of results.
@@ -234,8 +238,8 @@ pub fn choose(n: usize, options: &Options, threads: usize) -> Result<Choice, Err
     }
     let backtrack_only = options.depth.is_some() || options.symmetry != Symmetry::Full;
     let (even, odd) = match options.simd.unwrap_or_else(Join::fastest) {
-        Simd::None => JOIN_FROM.1,
-        _ => JOIN_FROM.0,
+        Simd::Avx512 => JOIN_FROM.0,
+        _ => JOIN_FROM.1,
     };
     let join_from = if n.is_multiple_of(2) { even } else { odd };
     // A path asked for that only one engine has here decides for it.

@@ -426,7 +426,11 @@ fn bench_sweeps_paths_like_threads_and_refuses_one_this_cpu_lacks() {
 fn bench_runs_a_tiny_sweep_and_writes_csv_json_plots_and_a_readme() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("sweep");
-    let output = bench_into(&out, &["--n", "5,6,8,9", "--threads", "1,2", "--runs", "2"]);
+    // 5 and 6 below JOIN_FROM on every path, 13 and 14 past it.
+    let output = bench_into(
+        &out,
+        &["--n", "5,6,13,14", "--threads", "1,2", "--runs", "2"],
+    );
     // No progress bar when stderr is not a terminal.
     assert_eq!(String::from_utf8_lossy(&output.stderr), "");
     // Without --algo, each n gets the engine `count` would choose.
@@ -449,7 +453,7 @@ fn bench_runs_a_tiny_sweep_and_writes_csv_json_plots_and_a_readme() {
         })
     };
     assert!(row("parallel", "full,6,2,", ",4,4"), "{csv}");
-    assert!(row("join", "full,8,2,", ",92,92"), "{csv}");
+    assert!(row("join", "full,14,2,", ",365596,365596"), "{csv}");
 
     let json: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(out.join("sweep.json")).unwrap()).unwrap();
@@ -465,7 +469,7 @@ fn bench_runs_a_tiny_sweep_and_writes_csv_json_plots_and_a_readme() {
         .starts_with("nqueens bench"));
 
     let speedup = std::fs::read_to_string(out.join("speedup.svg")).unwrap();
-    assert!(speedup.starts_with("<svg") && speedup.contains("n = 8") && speedup.contains("ideal"));
+    assert!(speedup.starts_with("<svg") && speedup.contains("n = 14") && speedup.contains("ideal"));
     assert!(out.join("time_vs_n.svg").exists());
     assert!(
         !out.join("efficiency_vs_depth.svg").exists(),

@@ -123,11 +123,11 @@ fn without_algo_count_takes_the_faster_engine_and_flags_of_the_search_pick_it() 
 #[test]
 fn every_command_chooses_the_engine_the_same_way_and_names_it() {
     // count, estimate and verify without --algo: one choice, the library's.
-    let count = json_of(&["count", "12", "--json"]);
-    let estimate = json_of(&["estimate", "12", "--json"]);
+    let count = json_of(&["count", "14", "--json"]);
+    let estimate = json_of(&["estimate", "14", "--json"]);
     assert_eq!(count["algorithm"], "join");
     assert_eq!(estimate["algorithm"], "join");
-    let verify = nqueens().args(["verify", "--max", "8"]).output().unwrap();
+    let verify = nqueens().args(["verify", "--max", "14"]).output().unwrap();
     assert!(verify.status.success());
     let table = String::from_utf8(verify.stdout).unwrap();
     let row = |n: &str| {
@@ -138,10 +138,10 @@ fn every_command_chooses_the_engine_the_same_way_and_names_it() {
             .to_string()
     };
     assert!(row("5").ends_with("parallel"), "{table}");
-    assert!(row("8").ends_with("join"), "{table}");
+    assert!(row("14").ends_with("join"), "{table}");
     // The library's default options choose the same way.
-    let eight = nqueens::count(8, &Options::default()).unwrap();
-    assert_eq!(eight.algorithm, Algorithm::Join);
+    let fourteen = nqueens::count(14, &Options::default()).unwrap();
+    assert_eq!(fourteen.algorithm, Algorithm::Join);
     assert_eq!(nqueens::count(3, &Options::default()).unwrap().total, 0);
 }
 

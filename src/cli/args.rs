@@ -17,7 +17,8 @@ pub struct CountArgs {
     #[arg(value_parser = parse_n, allow_negative_numbers = true)]
     pub n: usize,
     /// Counting algorithm [default: the faster engine for N on this CPU:
-    /// join from n = 7 (odd) and 8 (even), else parallel; parallel
+    /// join from n = 10 (odd: 11) with AVX-512, 12 (odd: 13) without, else
+    /// parallel; parallel
     /// whenever --depth or --symmetry is given].
     #[arg(long, value_name = "A", value_enum)]
     pub algo: Option<Algorithm>,

@@ -463,7 +463,15 @@ fn check_paths(points: &[Point]) -> anyhow::Result<()> {
             Algorithm::Join => cpu::check(Join::NAME, Join::PATHS, simd),
             _ => cpu::check(Backtrack::NAME, Backtrack::PATHS, simd),
         };
-        checked.map_err(super::errors::usage_error)?;
+        if let Err(err @ nqueens::Error::SimdUnavailable { simd, .. }) = checked {
+            return Err(UsageError {
+                value: simd.to_string(),
+                flag: "--simd <PATH,…>",
+                rule: err.to_string(),
+            }
+            .into());
+        }
+        checked?;
     }
     Ok(())
 }

@@ -7,7 +7,6 @@ use super::frames::{Fold, Shape, Side};
 use super::items::Item;
 use super::pairs;
 use super::Join;
-use crate::engine::cpu::Simd;
 
 #[cfg(target_arch = "x86_64")]
 mod avx512;
@@ -130,7 +129,7 @@ impl Join {
                     // has it (Join::new checks), with the same features as
                     // the pair counter; `patterns` has room for every pair
                     // and SLACK.
-                    Simd::Avx512 => unsafe { avx512::pair(a, lower, patterns) },
+                    crate::engine::cpu::Simd::Avx512 => unsafe { avx512::pair(a, lower, patterns) },
                     _ => pair(a, lower, patterns),
                 }
             }

@@ -96,15 +96,10 @@ pub use engine::any::AnyEngine;
 use engine::backtrack::Backtrack;
 
 /// The boards (even n, odd n) from which the join counts faster than the
-/// backtracking engine: with the AVX-512 pair counter (against the lanes),
-/// and with a narrower one (AVX2, NEON, portable; against the scalar
-/// kernel). Measured on one thread, whole processes side by side, 15
-/// pairs a point (`scripts/targets.py crossover`,
-/// results/2026-12-01-vm-crossover): up to n = 9 both take about 2 ms and
-/// the join is 1.00-1.17× the time on every path; on AVX-512 it is faster
-/// from n = 10 (0.88×, 0.67× at 11, 0.43× at 12; but 1.04× at 13, where
-/// the lanes are quick on odd boards), on the narrower paths from n = 12
-/// (0.82-0.87×; 0.88-0.90× at 13, 0.26-0.28× at 14).
+/// backtracking engine: on AVX-512 (against the lanes), and on a narrower
+/// path (against the scalar kernel). One thread, whole processes, 15 pairs
+/// a point (`scripts/targets.py crossover`, results/2026-12-01-vm-crossover):
+/// up to n = 9 both take about 2 ms and the join is 1.00-1.17× the time.
 pub const JOIN_FROM: ((usize, usize), (usize, usize)) = ((10, 11), (12, 13));
 
 /// The ways to count. The names are the CLI's `--algo` values, the bench ids
@@ -153,6 +148,15 @@ impl Algorithm {
             self,
             Algorithm::Auto | Algorithm::Parallel | Algorithm::Join
         )
+    }
+
+    /// Its engine (`None` for the serial ones and for unresolved `auto`).
+    pub fn engine(self) -> Option<EngineId> {
+        match self {
+            Algorithm::Parallel => Some(EngineId::Backtrack),
+            Algorithm::Join => Some(EngineId::Join),
+            _ => None,
+        }
     }
 
     /// The algorithm an engine's count is reported as.
@@ -237,21 +241,14 @@ pub fn choose(n: usize, options: &Options, threads: usize) -> Result<Choice, Err
         return Ok(chosen(options.algorithm));
     }
     let backtrack_only = options.depth.is_some() || options.symmetry != Symmetry::Full;
-    let (even, odd) = match options.simd.unwrap_or_else(Join::fastest) {
+    let (even, odd) = match EngineId::Join.simd(options.simd) {
         Simd::Avx512 => JOIN_FROM.0,
         _ => JOIN_FROM.1,
     };
     let join_from = if n.is_multiple_of(2) { even } else { odd };
-    // A path asked for that only one engine has here decides for it.
-    let runs = |name, paths| {
-        options
-            .simd
-            .is_none_or(|s| engine::cpu::check(name, paths, s).is_ok())
-    };
-    let join_lacks_path = !runs(Join::NAME, Join::PATHS);
-    let backtrack_lacks_path = !runs(Backtrack::NAME, Backtrack::PATHS);
-    let only_backtrack_has_it = join_lacks_path && !backtrack_lacks_path;
-    if backtrack_only || only_backtrack_has_it || (n < join_from && !backtrack_lacks_path) {
+    let lacks = |engine: EngineId| options.simd.is_some_and(|s| engine.check(s).is_err());
+    let (join_lacks, backtrack_lacks) = (lacks(EngineId::Join), lacks(EngineId::Backtrack));
+    if backtrack_only || (!backtrack_lacks && (join_lacks || n < join_from)) {
         return Ok(chosen(Algorithm::Parallel));
     }
     let Ok(plan) = Join::plan(n, threads) else {
@@ -293,8 +290,8 @@ pub struct Options {
     pub depth: Option<usize>,
     /// The instruction-set path of whichever engine counts (the join's
     /// pair counter, the backtracker's kernel), or `None` for the fastest
-    /// this CPU runs for it; it never chooses the engine, and the serial
-    /// algorithms ignore it.
+    /// this CPU runs for it; under `auto`, a path only one engine has here
+    /// takes that engine ([`choose`]). The serial algorithms ignore it.
     pub simd: Option<Simd>,
     /// The most memory the join may plan for, in bytes, or `None` for what
     /// the machine has available; the other algorithms ignore it.
@@ -443,7 +440,7 @@ pub fn forecast(
         Algorithm::Join => Method::Join {
             engine: join,
             max_memory: memory_limit(options),
-            simd: options.simd.unwrap_or_else(Join::fastest),
+            simd: EngineId::Join.simd(options.simd),
         },
         Algorithm::Auto | Algorithm::Parallel => {
             let fits = options
@@ -454,7 +451,7 @@ pub fn forecast(
             }
             Method::Backtrack {
                 symmetry: options.symmetry,
-                simd: options.simd.unwrap_or_else(Backtrack::fastest),
+                simd: EngineId::Backtrack.simd(options.simd),
             }
         }
         Algorithm::Set => serial(reference::set_based::count, 1e8),
@@ -478,11 +475,11 @@ pub fn forecast(
 /// and [`Error::JoinMemory`].
 pub fn build_engine(n: usize, options: &Options, threads: usize) -> Result<AnyEngine, Error> {
     if choose(n, options, threads)?.algorithm == Algorithm::Join {
-        let simd = options.simd.unwrap_or_else(Join::fastest);
+        let simd = EngineId::Join.simd(options.simd);
         let join = Join::new(n, simd, memory_limit(options))?;
         return Ok(AnyEngine::Join(join));
     }
-    let simd = options.simd.unwrap_or_else(Backtrack::fastest);
+    let simd = EngineId::Backtrack.simd(options.simd);
     let plan = match options.depth {
         Some(depth) => Plan::new(n, depth, options.symmetry)?,
         None => Plan::auto(n, options.symmetry, threads)?,

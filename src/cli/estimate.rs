@@ -8,7 +8,6 @@
 use std::io::{self, Write};
 
 use nqueens::engine::backtrack::estimate::exact_nodes;
-use nqueens::engine::backtrack::Backtrack;
 use nqueens::engine::join::lays_out_slowly;
 use nqueens::exec::forecast::Basis;
 use nqueens::{Algorithm, Forecast, Join, Options, Plan, Simd, Symmetry};
@@ -128,11 +127,7 @@ pub fn run(args: EstimateArgs) -> anyhow::Result<()> {
         ..options
     };
     super::job::check_simd(&options)?;
-    let simd = match algorithm {
-        Algorithm::Join => Some(options.simd.unwrap_or_else(Join::fastest)),
-        Algorithm::Parallel => Some(options.simd.unwrap_or_else(Backtrack::fastest)),
-        _ => None,
-    };
+    let simd = algorithm.engine().map(|engine| engine.simd(options.simd));
     if algorithm == Algorithm::Join {
         if let Some(flag) = [
             ("--exact", args.exact),

@@ -8,7 +8,7 @@ use std::path::Path;
 
 use nqueens::engine::join::lays_out_slowly;
 use nqueens::exec::journal::{self, Contents};
-use nqueens::{Algorithm, Join, Options, Plan, Symmetry};
+use nqueens::{Algorithm, Options, Plan, Symmetry};
 
 use super::args::{reject_parallel_only, reject_serial, CountArgs};
 use super::errors::{journal_error, usage_error};
@@ -111,18 +111,10 @@ impl Job {
 /// Refuses a `--simd` path the engine that will count lacks here, before
 /// anything is built.
 pub fn check_simd(options: &Options) -> anyhow::Result<()> {
-    use nqueens::engine::{backtrack::Backtrack, cpu};
-    let Some(simd) = options.simd else {
-        return Ok(());
-    };
-    let checked = match options.algorithm {
-        Algorithm::Join => cpu::check(Join::NAME, Join::PATHS, simd),
-        Algorithm::Parallel | Algorithm::Auto => {
-            cpu::check(Backtrack::NAME, Backtrack::PATHS, simd)
-        }
+    match (options.simd, options.algorithm.engine()) {
+        (Some(simd), Some(engine)) => engine.check(simd).map_err(usage_error),
         _ => Ok(()),
-    };
-    checked.map_err(usage_error)
+    }
 }
 
 fn read_journal(path: &Path) -> anyhow::Result<Contents> {

@@ -26,7 +26,7 @@ pub const NO_LANES_VAR: &str = "NQUEENS_NO_LANES";
 /// The instruction-set paths the engines have: the one switch (`--simd`)
 /// for both. Which paths an engine has, and what each needs of the CPU,
 /// the engine says in its [`Path`] list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Simd {
     /// No hand-written vector code (the compiler may still vectorize;
@@ -77,6 +77,13 @@ pub struct Path {
     /// Whether this CPU has it (detected once, cached).
     pub detect: fn() -> bool,
 }
+
+/// The path without hand-written vector code, which every engine has.
+pub const PORTABLE: Path = Path {
+    simd: Simd::None,
+    needs: "nothing",
+    detect: || true,
+};
 
 /// The fastest of an engine's `paths` this CPU runs: the widest it has
 /// (AVX-512, then AVX2, then NEON), or [`Simd::None`] where it has none or
@@ -196,6 +203,17 @@ pub const NEON_NEEDS: &str = "NEON (an aarch64 CPU)";
 /// Whether the CPU has [`NEON_NEEDS`].
 pub fn neon() -> bool {
     cfg!(target_arch = "aarch64")
+}
+
+/// For tests: whether `simd`, one of `paths` (of the engine part `what`,
+/// e.g. `pair counter`), runs here, a skip said as [`runs_or_skips`] says
+/// it; `false` for a path not among `paths`. Not part of the API.
+#[doc(hidden)]
+pub fn path_runs_in(paths: &[Path], simd: Simd, what: &str, test: &str) -> bool {
+    paths
+        .iter()
+        .find(|p| p.simd == simd)
+        .is_some_and(|p| runs_or_skips((p.detect)(), test, &format!("{simd} {what}"), p.needs))
 }
 
 /// For tests, the one way a path this CPU lacks is skipped: `true` when

@@ -52,6 +52,30 @@ impl EngineId {
             EngineId::Join => "join",
         }
     }
+
+    /// The engine's name in messages and its instruction-set paths.
+    fn paths(self) -> (&'static str, &'static [cpu::Path]) {
+        match self {
+            EngineId::Backtrack => (backtrack::Backtrack::NAME, backtrack::Backtrack::PATHS),
+            EngineId::Join => (join::Join::NAME, join::Join::PATHS),
+        }
+    }
+
+    /// The path the engine counts on: `asked`, else the fastest it has on
+    /// this CPU.
+    pub fn simd(self, asked: Option<cpu::Simd>) -> cpu::Simd {
+        asked.unwrap_or_else(|| cpu::fastest(self.paths().1))
+    }
+
+    /// `Ok` if the engine runs on `simd` on this CPU.
+    ///
+    /// # Errors
+    /// [`Error::SimdUnavailable`](crate::problem::Error::SimdUnavailable),
+    /// as [`cpu::check`].
+    pub fn check(self, simd: cpu::Simd) -> Result<(), crate::problem::Error> {
+        let (name, paths) = self.paths();
+        cpu::check(name, paths, simd)
+    }
 }
 
 impl std::fmt::Display for EngineId {

@@ -15,9 +15,7 @@ use std::time::Instant;
 use anyhow::bail;
 use indicatif::ProgressBar;
 use nqueens::engine::backtrack::plan::{Plan, MAX_SUBPROBLEMS};
-use nqueens::engine::backtrack::Backtrack;
-use nqueens::engine::cpu;
-use nqueens::{oeis, Algorithm, Join, Options, Simd, Symmetry, MAX_N};
+use nqueens::{oeis, Algorithm, Options, Simd, Symmetry, MAX_N};
 
 use self::folder::Folder;
 use self::machine::Machine;
@@ -206,13 +204,7 @@ pub fn run(args: BenchArgs) -> anyhow::Result<()> {
     let mut simds: Vec<Option<Simd>> = args.simd.iter().map(|s| s.path()).collect();
     let mut seen = HashSet::new();
     simds.retain(|s| seen.insert(*s));
-    let path = |algorithm, asked: Option<Simd>| {
-        let paths = match algorithm {
-            Algorithm::Join => Join::PATHS,
-            _ => Backtrack::PATHS,
-        };
-        asked.unwrap_or_else(|| cpu::fastest(paths))
-    };
+    let path = |algorithm: Algorithm, asked| algorithm.engine().map(|e| e.simd(asked));
     let points = sweep::grid(&algorithms, &ns, &threads, &depths, &simds, &choose, &path);
     check_paths(&points)?;
     let progress = progress::runs_bar((points.len() * (args.warmup + args.runs)) as u64);
@@ -458,11 +450,10 @@ fn measure(
 /// Refuses, before anything runs, a path an engine of the sweep lacks here.
 fn check_paths(points: &[Point]) -> anyhow::Result<()> {
     for point in points {
-        let Some(simd) = point.simd else { continue };
-        let checked = match point.algorithm {
-            Algorithm::Join => cpu::check(Join::NAME, Join::PATHS, simd),
-            _ => cpu::check(Backtrack::NAME, Backtrack::PATHS, simd),
+        let (Some(simd), Some(engine)) = (point.simd, point.algorithm.engine()) else {
+            continue;
         };
+        let checked = engine.check(simd);
         if let Err(err @ nqueens::Error::SimdUnavailable { simd, .. }) = checked {
             return Err(UsageError {
                 value: simd.to_string(),

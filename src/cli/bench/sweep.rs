@@ -49,7 +49,7 @@ pub fn grid(
     depths: &[usize],
     simds: &[Option<Simd>],
     choose: &dyn Fn(Algorithm, usize) -> Algorithm,
-    path: &dyn Fn(Algorithm, Option<Simd>) -> Simd,
+    path: &dyn Fn(Algorithm, Option<Simd>) -> Option<Simd>,
 ) -> Vec<Point> {
     let mut points: Vec<Point> = Vec::new();
     for &asked in algorithms {
@@ -79,7 +79,7 @@ pub fn grid(
                             n,
                             threads,
                             depth_requested,
-                            simd: Some(path(algorithm, asked)),
+                            simd: path(algorithm, asked),
                         };
                         if !points.contains(&point) {
                             points.push(point);
@@ -332,7 +332,7 @@ mod tests {
             &[],
             &[None],
             &choose,
-            &|_, _| Simd::None,
+            &|_, _| Some(Simd::None),
         );
         let chosen: Vec<_> = points.iter().map(|p| (p.algorithm, p.n)).collect();
         assert_eq!(
@@ -354,7 +354,7 @@ mod tests {
             &[2, 3],
             &[None],
             &|algorithm, _| algorithm,
-            &|_, asked| asked.unwrap_or(Simd::Avx512),
+            &|_, asked| Some(asked.unwrap_or(Simd::Avx512)),
         );
         let serial: Vec<_> = points
             .iter()
@@ -380,9 +380,9 @@ mod tests {
             &[None, Some(Simd::Avx2), Some(Simd::None)],
             &|algorithm, _| algorithm,
             &|algorithm, asked| match (algorithm, asked) {
-                (Algorithm::Join, None) => Simd::Avx2,
-                (_, None) => Simd::None,
-                (_, Some(simd)) => simd,
+                (Algorithm::Join, None) => Some(Simd::Avx2),
+                (_, None) => Some(Simd::None),
+                (_, Some(simd)) => Some(simd),
             },
         );
         let swept: Vec<_> = points.iter().map(|p| (p.engine(), p.threads)).collect();

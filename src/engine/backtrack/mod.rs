@@ -38,11 +38,7 @@ impl Backtrack {
     /// The instruction-set paths of its kernels: scalar, and the lanes on
     /// AVX-512.
     pub const PATHS: &'static [Path] = &[
-        Path {
-            simd: Simd::None,
-            needs: "nothing",
-            detect: || true,
-        },
+        cpu::PORTABLE,
         Path {
             simd: Simd::Avx512,
             needs: cpu::AVX512_LANES_NEEDS,
@@ -72,12 +68,7 @@ impl Backtrack {
     /// once); `false` for a path it does not have.
     #[doc(hidden)]
     pub fn runs_in(simd: Simd, test: &str) -> bool {
-        Self::PATHS
-            .iter()
-            .find(|p| p.simd == simd)
-            .is_some_and(|p| {
-                cpu::runs_or_skips((p.detect)(), test, &format!("{simd} kernel"), p.needs)
-            })
+        cpu::path_runs_in(Self::PATHS, simd, "kernel", test)
     }
 
     /// The plan.

@@ -69,11 +69,7 @@ const NAIVE_BELOW: usize = 24;
 
 /// The pair counter's paths: portable, AVX2, AVX-512 and NEON.
 pub const PATHS: [Path; 4] = [
-    Path {
-        simd: Simd::None,
-        needs: "nothing",
-        detect: || true,
-    },
+    cpu::PORTABLE,
     Path {
         simd: Simd::Avx2,
         needs: cpu::AVX2_NEEDS,
@@ -95,9 +91,7 @@ pub const PATHS: [Path; 4] = [
 /// once).
 #[doc(hidden)]
 pub fn runs_in(simd: Simd, test: &str) -> bool {
-    let path = PATHS.iter().find(|p| p.simd == simd).expect("every path");
-    let name = format!("{simd} pair counter");
-    cpu::runs_or_skips((path.detect)(), test, &name, path.needs)
+    cpu::path_runs_in(&PATHS, simd, "pair counter", test)
 }
 
 /// The pairs of `a` and `b` with no common bit, among patterns of `bits`

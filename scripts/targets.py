@@ -29,10 +29,17 @@ join      the join engine (issue 11): `count N --algo join --threads 1`
           (< 256 MiB) and n = 20 (< 1 GiB, minutes on 2 cores).
 
 crossover where the join overtakes backtracking: both on one thread for
-          n = 6..14 (from 14 on the join is 3x faster and more), per path: --simd avx512 (both engines), the join on
-          --simd avx2 against the scalar kernel (the backtracker has no
-          AVX2 path), and --simd none (portable pair counter, scalar
-          kernel); JOIN_FROM in src/lib.rs is read off this table.
+          n = 6..14 (from 14 on the join is 3x faster and more), per path:
+          --simd avx512 and --simd avx2 (both engines), and --simd none
+          (portable pair counter, scalar kernel); JOIN_FROM in src/lib.rs
+          is read off this table.
+
+kernels   the backtracker's lanes against its scalar kernel, on one
+          thread: `count 16 --algo parallel --simd avx2` against `--simd
+          none` under each symmetry mode and `count 17` (full), target
+          <= 0.77 (1.3x as fast); `--simd avx512` against `--simd none` at
+          n = 16 for scale. The AVX2 path is forced where the CPU also has
+          AVX-512.
 
 public    the join against the fastest public CPU counter,
           EvgenyKluev/N-Queens-Count-Sol, on one thread at n = 16, 17, 18
@@ -285,8 +292,8 @@ def crossover(binary, refcount, baseline=None):
     def algo(n, name, simd):
         return count(binary, n, "--algo", name, "--threads", "1", "--simd", simd)
 
-    # (the join's path, the backtracker's): the backtracker has no AVX2 path.
-    paths = [("avx512", "avx512"), ("avx2", "none"), ("none", "none")]
+    # (the join's path, the backtracker's).
+    paths = [("avx512", "avx512"), ("avx2", "avx2"), ("none", "none")]
     comparisons = []
     for join_simd, search_simd in paths:
         for n in range(6, 15):
@@ -295,6 +302,26 @@ def crossover(binary, refcount, baseline=None):
                  f"--simd {search_simd} (1 thread)",
                  "< 1: the join is faster", algo(n, "join", join_simd), ours(n),
                  algo(n, "parallel", search_simd), ours(n)))
+    return comparisons, []
+
+
+def kernels(binary, refcount, baseline=None):
+    def search(n, simd, symmetry):
+        return count(binary, n, "--algo", "parallel", "--threads", "1",
+                     "--simd", simd, "--symmetry", symmetry)
+
+    comparisons = [
+        (f"count {n} --algo parallel --symmetry {symmetry} --simd {simd} / --simd none "
+         "(1 thread)", goal, search(n, simd, symmetry), ours(n),
+         search(n, "none", symmetry), ours(n))
+        for n, symmetry, simd, goal in [
+            (16, "full", "avx2", "<= 0.77"),
+            (16, "mirror", "avx2", "<= 0.77"),
+            (16, "none", "avx2", "<= 0.77"),
+            (17, "full", "avx2", "<= 0.77"),
+            (16, "full", "avx512", "(for scale)"),
+        ]
+    ]
     return comparisons, []
 
 
@@ -329,6 +356,7 @@ SUITES = {
     "longrun": longrun,
     "join": join,
     "crossover": crossover,
+    "kernels": kernels,
     "house": house,
     "public": None,  # needs --public
     "simd": None,  # needs --public and --public-haswell

@@ -41,8 +41,8 @@
 //!   (the partial placements of the first k rows, one per orbit of the
 //!   board's [symmetries](engine::backtrack::symmetry)), grouped into
 //!   items, and counts them with a [kernel](engine::backtrack::kernel): the
-//!   scalar bitmask search or, where the CPU has AVX-512, the lanes, sixteen
-//!   subtrees at once. The [join](engine::join) glues half-boards from
+//!   scalar bitmask search or, where the CPU has AVX-512 or AVX2, the
+//!   lanes, many subtrees at once. The [join](engine::join) glues half-boards from
 //!   quarter-board tables and counts compatible east/west pairs bit-sliced
 //!   (AVX-512 where the CPU has it); its unique count comes from Burnside's
 //!   lemma. [`choose`] picks between them, for every command and for

@@ -1,7 +1,7 @@
 //! The backtracking engine: a [`plan`] of weighted subproblems (the
 //! first rows placed, one board per orbit of the chosen [symmetry]),
-//! counted by a [kernel]: scalar ([`Simd::None`]) or sixteen subtrees in
-//! AVX-512 lanes ([`Simd::Avx512`]).
+//! counted by a [kernel]: scalar ([`Simd::None`]) or many subtrees in
+//! lanes, sixteen on [`Simd::Avx512`] and four on [`Simd::Avx2`].
 //!
 //! Its work items are the plan's: runs of consecutive subproblems of one
 //! family, fixed by (n, symmetry, depth) alone.
@@ -36,13 +36,18 @@ pub struct Backtrack {
 
 impl Backtrack {
     /// The instruction-set paths of its kernels: scalar, and the lanes on
-    /// AVX-512.
+    /// AVX-512 and AVX2.
     pub const PATHS: &'static [Path] = &[
         cpu::PORTABLE,
         Path {
             simd: Simd::Avx512,
             needs: cpu::AVX512_LANES_NEEDS,
             detect: cpu::avx512_lanes,
+        },
+        Path {
+            simd: Simd::Avx2,
+            needs: cpu::AVX2_NEEDS,
+            detect: cpu::avx2,
         },
     ];
 
@@ -85,13 +90,13 @@ impl Backtrack {
         let n = self.plan.n;
         let subproblems = self.plan.item(item);
         match self.simd {
-            Simd::Avx512 => {
-                let batch: Vec<Subproblem> = subproblems.map(|i| self.plan.subproblem(i)).collect();
-                lanes::count(n, &batch)
-            }
-            _ => subproblems
+            Simd::None => subproblems
                 .map(|i| count_scalar(n, &self.plan.subproblem(i)))
                 .fold(Tally::default(), Tally::sum),
+            lanes_path => {
+                let batch: Vec<Subproblem> = subproblems.map(|i| self.plan.subproblem(i)).collect();
+                lanes::count(n, &batch, lanes_path)
+            }
         }
     }
 }

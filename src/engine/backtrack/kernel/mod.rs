@@ -1,5 +1,5 @@
 //! The kernels that count a subproblem's subtree: [`scalar`] (one subtree
-//! at a time, any CPU) and [`lanes`] (sixteen at once, AVX-512). Both give
+//! at a time, any CPU) and [`lanes`] (four at once on AVX2, sixteen on AVX-512). Both give
 //! the same counts for every subproblem of every plan; the engine runs the
 //! one of the path it is given ([`Backtrack::PATHS`](super::Backtrack::PATHS)).
 

@@ -1,0 +1,141 @@
+//! Timed passes of a rating's workload: every thread counts whole units
+//! (one engine's whole board) one after another until the window closes.
+//!
+//! A unit is counted on the thread that takes it, from the engine's
+//! prepared tables (built once, shared by every thread, not timed), so the
+//! work a unit stands for is the same on every machine and at every thread
+//! count: the rate of T threads is T times the rate of one on a machine
+//! that scales perfectly. Each thread's rate is its units over its own time
+//! (it stops at the first unit ending after the window), so a unit cut by
+//! the window's end biases nothing; a pass's rate is the sum over threads.
+//! Every unit's total is checked: a wrong one ends the pass.
+
+use std::sync::Barrier;
+use std::time::{Duration, Instant};
+
+use crate::engine::Engine;
+
+/// One part of a workload: an engine whose whole count is a unit, and
+/// the total each unit must give.
+pub struct Part<'a> {
+    pub engine: &'a dyn Engine,
+    pub expected: u128,
+}
+
+/// A unit that counted wrong.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct WrongCount {
+    pub expected: u128,
+    pub counted: u128,
+}
+
+/// The units per second of `threads` threads counting units of `part`
+/// for `window`.
+///
+/// # Errors
+/// [`WrongCount`] if any unit's total differs from `part.expected`.
+pub fn pass(part: &Part<'_>, threads: usize, window: Duration) -> Result<f64, WrongCount> {
+    let threads = threads.max(1);
+    let start = Barrier::new(threads);
+    let rates: Vec<Result<f64, WrongCount>> = std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..threads)
+            .map(|_| scope.spawn(|| units_per_second(part, &start, window)))
+            .collect();
+        workers
+            .into_iter()
+            .map(|w| w.join().expect("a rating thread panicked"))
+            .collect()
+    });
+    rates.into_iter().sum()
+}
+
+/// One thread's units per second, from when every thread is ready.
+fn units_per_second(part: &Part<'_>, start: &Barrier, window: Duration) -> Result<f64, WrongCount> {
+    let items = 0..part.engine.items();
+    start.wait();
+    let began = Instant::now();
+    let mut units = 0u32;
+    loop {
+        let counted = part.engine.count(items.clone()).total();
+        if counted != part.expected {
+            return Err(WrongCount {
+                expected: part.expected,
+                counted,
+            });
+        }
+        units += 1;
+        let elapsed = began.elapsed();
+        if elapsed >= window {
+            return Ok(f64::from(units) / elapsed.as_secs_f64());
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::ops::Range;
+
+    use super::*;
+    use crate::engine::{EngineId, Fingerprint};
+    use crate::reduce::Tally;
+    use crate::Symmetry;
+
+    /// An engine whose one item sleeps 2 ms and counts `total`.
+    struct Sleeper {
+        total: u128,
+    }
+
+    impl Engine for Sleeper {
+        fn fingerprint(&self) -> Fingerprint {
+            Fingerprint {
+                engine: EngineId::Backtrack,
+                n: 1,
+                symmetry: Symmetry::None,
+                depth: 1,
+                format: 0,
+            }
+        }
+
+        fn items(&self) -> usize {
+            1
+        }
+
+        fn cost(&self, _: usize) -> f64 {
+            1.0
+        }
+
+        fn count(&self, _: Range<usize>) -> Tally {
+            std::thread::sleep(Duration::from_millis(2));
+            Tally {
+                weighted: self.total,
+                ..Tally::default()
+            }
+        }
+    }
+
+    #[test]
+    fn threads_add_their_rates_and_a_wrong_count_ends_the_pass() {
+        let engine = Sleeper { total: 92 };
+        let part = Part {
+            engine: &engine,
+            expected: 92,
+        };
+        let window = Duration::from_millis(60);
+        let one = pass(&part, 1, window).unwrap();
+        // Sleeping threads scale on any machine: four rate about 4x one.
+        let four = pass(&part, 4, window).unwrap();
+        assert!(one > 100.0 && one <= 500.0, "{one} units/s");
+        assert!((3.0..=4.5).contains(&(four / one)), "{four} vs {one}");
+        let wrong = Part {
+            engine: &engine,
+            expected: 91,
+        };
+        assert_eq!(
+            pass(&wrong, 2, window),
+            Err(WrongCount {
+                expected: 91,
+                counted: 92
+            })
+        );
+    }
+}

@@ -2,7 +2,8 @@
 //! [`cli`], and maps errors to exit codes.
 //!
 //! Exit status: 0 on success (also when a reader closes the pipe early),
-//! 1 when a count fails, `verify` finds a mismatch or `bench` a wrong count,
+//! 1 when a count fails, `verify` finds a mismatch or `bench` or `rate` a
+//! wrong count,
 //! 2 on a usage error.
 
 use std::io::{self, Write};
@@ -59,6 +60,9 @@ enum Command {
     /// Sum shard files (count --shard I/M --out FILE) after checking that
     /// they make one whole count, and report it like count.
     Merge(MergeArgs),
+    /// Rate this machine in a minute: work units per second on one thread,
+    /// the physical and the logical cores, comparable across machines.
+    Rate(cli::rate::RateArgs),
 }
 
 fn main() -> ExitCode {
@@ -74,6 +78,7 @@ fn main() -> ExitCode {
         Command::Estimate(args) => cli::estimate::run(args),
         Command::Status(args) => cli::status::run(args),
         Command::Merge(args) => cli::merge::run(args),
+        Command::Rate(args) => cli::rate::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -1,7 +1,7 @@
 //! What the operating system tells about this process and machine: the
-//! process's peak memory (reported with every count) and the memory
-//! available now (the join's default memory limit). Linux only; `None`
-//! elsewhere.
+//! process's peak memory (reported with every count), the memory
+//! available now (the join's default memory limit) and in all (recorded
+//! with a rating). Linux only; `None` elsewhere.
 
 /// The process's peak resident memory so far (Linux: `VmHWM`).
 pub fn peak_memory() -> Option<u64> {
@@ -13,8 +13,18 @@ pub fn peak_memory() -> Option<u64> {
 
 /// The memory this machine has available now (Linux: `MemAvailable`).
 pub fn available_memory() -> Option<u64> {
+    meminfo("MemAvailable:")
+}
+
+/// The memory this machine has in all (Linux: `MemTotal`).
+pub fn total_memory() -> Option<u64> {
+    meminfo("MemTotal:")
+}
+
+/// A field of `/proc/meminfo`, in bytes.
+fn meminfo(field: &str) -> Option<u64> {
     let info = std::fs::read_to_string("/proc/meminfo").ok()?;
-    let line = info.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let line = info.lines().find(|l| l.starts_with(field))?;
     let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
     Some(kib * 1024)
 }

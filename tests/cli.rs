@@ -418,7 +418,16 @@ fn bench_sweeps_paths_like_threads_and_refuses_one_this_cpu_lacks() {
             "--simd",
             lacking.name(),
         ];
+        // Refused before its default folder (results/<date>-<host>-<time>)
+        // is made: a refusal leaves nothing behind.
+        let results = || {
+            std::fs::read_dir(env!("CARGO_MANIFEST_DIR").to_string() + "/results")
+                .unwrap()
+                .count()
+        };
+        let before = results();
         rejects(&args, "--simd", "which this CPU lacks");
+        assert_eq!(results(), before);
     }
 }
 

@@ -97,7 +97,7 @@ pub struct SimdFlag {
     /// this CPU; none is no hand-written vector code (NQUEENS_NO_LANES=1
     /// means none when this flag is not given). A path this CPU or the
     /// engine lacks is refused, naming the paths it has.
-    #[arg(long = "simd", value_name = "PATH", value_enum, default_value_t = SimdArg::Auto)]
+    #[arg(id = "simd", long = "simd", value_name = "PATH", value_enum, default_value_t = SimdArg::Auto)]
     pub arg: SimdArg,
 }
 

@@ -12,6 +12,7 @@ pub mod job;
 pub mod merge;
 pub mod mpi;
 pub mod progress;
+pub mod rate;
 pub mod report;
 pub mod signals;
 pub mod solve;

@@ -2,7 +2,8 @@
 //! on the current rayon [pool]; recorded in a crash-safe [journal] as they
 //! finish, so that a count resumes where it stopped; cut into [shard]s that
 //! run anywhere and are summed by [merge]; [forecast] before they run (the
-//! join's from a timed [sample]).
+//! join's from a timed [sample]); timed whole, unit after unit, to [rate] a
+//! machine.
 //!
 //! Nothing here knows how an item is counted.
 
@@ -12,6 +13,7 @@ pub mod merge;
 #[cfg(feature = "mpi")]
 pub mod mpi;
 pub mod pool;
+pub mod rate;
 pub mod sample;
 pub mod shard;
 

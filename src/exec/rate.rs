@@ -18,14 +18,18 @@ use crate::engine::Engine;
 /// One part of a workload: an engine whose whole count is a unit, and
 /// the total each unit must give.
 pub struct Part<'a> {
+    /// Counts a unit: all its items.
     pub engine: &'a dyn Engine,
+    /// The total of a unit.
     pub expected: u128,
 }
 
 /// A unit that counted wrong.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct WrongCount {
+    /// The total a unit must give.
     pub expected: u128,
+    /// The total it gave.
     pub counted: u128,
 }
 

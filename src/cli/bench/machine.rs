@@ -2,15 +2,18 @@
 
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// The machine, the build and the date of a measurement.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Machine {
     pub host: String,
     pub cpu_model: String,
     pub physical_cores: usize,
     pub logical_cores: usize,
+    /// The memory it has in all, when the OS says.
+    #[serde(default)]
+    pub memory_bytes: Option<u64>,
     pub os: String,
     pub git_revision: String,
     pub rustc: String,
@@ -31,6 +34,7 @@ impl Machine {
             cpu_model: cpu_model(),
             physical_cores: num_cpus::get_physical(),
             logical_cores: num_cpus::get(),
+            memory_bytes: nqueens::system::total_memory(),
             os: format!("{} {}", std::env::consts::OS, std::env::consts::ARCH),
             git_revision: env!("NQUEENS_GIT_REVISION").to_string(),
             rustc: env!("NQUEENS_RUSTC_VERSION").to_string(),
@@ -60,6 +64,12 @@ impl Machine {
             ("CPU", self.cpu_model.as_str()),
             ("physical cores", &self.physical_cores.to_string()),
             ("logical cores", &self.logical_cores.to_string()),
+            (
+                "memory",
+                &self
+                    .memory_bytes
+                    .map_or("unknown".to_string(), nqueens::bytes),
+            ),
             ("OS", self.os.as_str()),
             ("git revision", self.git_revision.as_str()),
             ("rustc", self.rustc.as_str()),

@@ -189,7 +189,6 @@ pub fn run(args: BenchArgs) -> anyhow::Result<()> {
         check_plans_fit(&ns, &depths, symmetry)?;
         check_threads_start(&threads)?;
     }
-    let folder = Arc::new(Folder::prepare(args.out, args.force, &machine)?);
     let command = command_line();
     // `auto` becomes, for each n, the engine `count` would run there.
     let most_threads = threads.iter().copied().max().unwrap_or(1);
@@ -207,6 +206,8 @@ pub fn run(args: BenchArgs) -> anyhow::Result<()> {
     let path = |algorithm: Algorithm, asked| algorithm.engine().map(|e| e.simd(asked));
     let points = sweep::grid(&algorithms, &ns, &threads, &depths, &simds, &choose, &path);
     check_paths(&points)?;
+    // Only now: a refused sweep leaves no folder behind.
+    let folder = Arc::new(Folder::prepare(args.out, args.force, &machine)?);
     let progress = progress::runs_bar((points.len() * (args.warmup + args.runs)) as u64);
     {
         let (folder, progress) = (Arc::clone(&folder), progress.clone());

@@ -1,0 +1,553 @@
+//! `nqueens rate`: a rating of this machine, in work units per second,
+//! comparable across machines and program versions of one rating version.
+//!
+//! The workload ([`RATING_VERSION`] 1) has two parts, each a unit counted
+//! whole on one thread from tables prepared once: the join counting
+//! Q([`JOIN_N`]) and the backtracking engine counting Q([`SEARCH_N`])
+//! (full symmetry, split depth [`SEARCH_DEPTH`]). A pass gives each part a
+//! [window](window) in which every thread counts units one after another
+//! ([`exec::rate`](nqueens::exec::rate)); a part's rate is its units per
+//! second summed over the threads, and the rating is the geometric mean of
+//! the two parts' rates, so a machine twice as fast at both rates twice as
+//! high. Rounds of passes, one on each thread count in turn, repeat until
+//! the standard error of every point's mean is under 1% or the time
+//! budget is spent. Every unit's total is checked against A000170.
+
+use std::io::{self, IsTerminal, Write};
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use nqueens::engine::backtrack::Backtrack;
+use nqueens::engine::EngineId;
+use nqueens::exec::rate::{self, Part, WrongCount};
+use nqueens::{oeis, Engine, Join, Plan, Simd, Symmetry};
+use serde::{Deserialize, Serialize};
+
+use super::args::{parse_threads, SimdFlag};
+use super::bench::machine::Machine;
+use super::errors::usage_error;
+use super::{write_atomically, Mismatch, UsageError};
+
+/// The version of the rating: bumped whenever the workload changes, or a
+/// change moves the development machine's rating by more than 1%. Ratings
+/// of one version compare; ratings of two are refused.
+pub const RATING_VERSION: u32 = 1;
+
+/// The join's unit: Q(16), whose time is mostly the pair counter's (at
+/// n = 15 most of it is gluing, the same on every path: 1.09x the time
+/// with --simd none as with avx512, against 0.64x at 16).
+pub const JOIN_N: usize = 16;
+/// The backtracking engine's unit: Q(14), full symmetry.
+pub const SEARCH_N: usize = 14;
+/// The backtracking unit's split depth: fixed, so that the unit is the
+/// same work at every thread count (the automatic depth grows with
+/// threads).
+pub const SEARCH_DEPTH: usize = 4;
+
+/// Each part's window in a pass.
+const WINDOW: Duration = Duration::from_millis(500);
+/// A point is settled when its rating's standard error is under this.
+const SETTLED_SPREAD: f64 = 0.01;
+/// Passes a point takes at least.
+const MIN_PASSES: usize = 3;
+/// Seconds the passes may take in all, and per point at most.
+const BUDGET_S: f64 = 48.0;
+const POINT_BUDGET_S: f64 = 24.0;
+/// A drift past this (either way) is warned of.
+const DRIFT_WARNING: f64 = 0.03;
+
+/// Environment variable: each part's window in milliseconds instead of
+/// 500, the time budget scaled alike (for tests; recorded in the rating,
+/// and ratings of other windows are refused by `--compare`).
+pub const WINDOW_VAR: &str = "NQUEENS_RATE_WINDOW_MS";
+
+#[derive(clap::Args)]
+pub struct RateArgs {
+    /// Rate only on T threads [default: 1 thread, the physical cores and
+    /// the logical cores].
+    #[arg(long, value_name = "T", value_parser = parse_threads, allow_negative_numbers = true)]
+    pub threads: Option<usize>,
+    #[command(flatten)]
+    pub simd: SimdFlag,
+    /// Print one JSON object on one line instead of text.
+    #[arg(long)]
+    pub json: bool,
+    /// Also write the rating's JSON to FILE (only once it is complete).
+    #[arg(long, value_name = "FILE")]
+    pub save: Option<PathBuf>,
+    /// Print saved ratings side by side (runs nothing); the first is the
+    /// reference of the ratios.
+    #[arg(
+        long,
+        value_name = "FILE",
+        num_args = 1..,
+        conflicts_with_all = ["threads", "simd", "json", "save"]
+    )]
+    pub compare: Option<Vec<PathBuf>>,
+}
+
+/// What the units are.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Workload {
+    pub join_n: usize,
+    pub backtracking_n: usize,
+    pub backtracking_depth: usize,
+    pub window_s: f64,
+}
+
+/// The instruction-set path of each part.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Paths {
+    pub join: Simd,
+    pub backtracking: Simd,
+}
+
+/// The rating on one thread count.
+#[derive(Clone, Copy, Debug, Serialize, Deserialize)]
+pub struct Point {
+    pub threads: usize,
+    /// The geometric mean of the parts' units per second.
+    pub rating: f64,
+    pub join: f64,
+    pub backtracking: f64,
+    /// The standard error of the rating (the mean of its passes),
+    /// relative to it.
+    pub spread: f64,
+    /// The mean rating of the second half of the passes over the first
+    /// half's, less 1: the machine's speed moving while it was rated.
+    pub drift: f64,
+    pub passes: usize,
+    /// Whether the spread came under 1% within the time budget.
+    pub settled: bool,
+}
+
+/// A whole rating, as `--json` prints it and `--save` writes it.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Rating {
+    pub rating_version: u32,
+    pub program_version: String,
+    pub workload: Workload,
+    pub simd: Paths,
+    pub machine: Machine,
+    pub points: Vec<Point>,
+    /// The rating on one thread, and on the most threads rated.
+    pub single: Option<f64>,
+    pub multi: Option<f64>,
+    pub multi_threads: Option<usize>,
+    /// multi / single, and that per thread.
+    pub scaling: Option<f64>,
+    pub efficiency: Option<f64>,
+    /// Whether some point's spread stayed above 1%, or drifted more
+    /// than 3%.
+    pub noisy: bool,
+    pub elapsed_s: f64,
+}
+
+pub fn run(args: RateArgs) -> anyhow::Result<()> {
+    if let Some(files) = &args.compare {
+        return compare(files);
+    }
+    let started = Instant::now();
+    let window = window()?;
+    let (join_simd, search_simd) = paths(args.simd.path())?;
+    let join = Join::new(JOIN_N, join_simd, u64::MAX).map_err(usage_error)?;
+    let plan = Plan::new(SEARCH_N, SEARCH_DEPTH, Symmetry::Full).map_err(usage_error)?;
+    let search = Backtrack::new(plan, search_simd).map_err(usage_error)?;
+    let parts = [
+        Part {
+            engine: &join as &dyn Engine,
+            expected: expected(JOIN_N),
+        },
+        Part {
+            engine: &search,
+            expected: expected(SEARCH_N),
+        },
+    ];
+    let machine = Machine::detect();
+    let counts = match args.threads {
+        Some(threads) => vec![threads],
+        None => {
+            let mut counts = vec![1, machine.physical_cores, machine.logical_cores];
+            counts.dedup();
+            counts
+        }
+    };
+    if io::stderr().is_terminal() {
+        eprintln!(
+            "rating {RATING_VERSION} on {} thread(s): at most {:.0} s",
+            join_list(&counts),
+            BUDGET_S.min(POINT_BUDGET_S * counts.len() as f64)
+        );
+    }
+    // A short pass first: caches, page faults and clocks settle.
+    for part in &parts {
+        pass(part, counts[0], window / 4)?;
+    }
+    // A shorter window (tests) shortens the budget alike.
+    let scale = window.as_secs_f64() / WINDOW.as_secs_f64();
+    let budget_s = BUDGET_S.min(POINT_BUDGET_S * counts.len() as f64) * scale;
+    let points = rate_points(&parts, &counts, window, budget_s)?;
+    let rating = summarize(
+        machine,
+        Paths {
+            join: join_simd,
+            backtracking: search_simd,
+        },
+        Workload {
+            join_n: JOIN_N,
+            backtracking_n: SEARCH_N,
+            backtracking_depth: SEARCH_DEPTH,
+            window_s: window.as_secs_f64(),
+        },
+        points,
+        started.elapsed().as_secs_f64(),
+    );
+    let line = serde_json::to_string(&rating)?;
+    if let Some(path) = &args.save {
+        write_atomically(path, &format!("{line}\n"))?;
+    }
+    let mut out = io::stdout().lock();
+    if args.json {
+        writeln!(out, "{line}")?;
+    } else {
+        write_text(&mut out, &rating)?;
+    }
+    out.flush()?;
+    for point in &rating.points {
+        let said = if !point.settled {
+            format!(
+                "is still uncertain by {:.1}% after {} passes (the target is 1%)",
+                100.0 * point.spread,
+                point.passes
+            )
+        } else if point.drift.abs() > DRIFT_WARNING {
+            format!(
+                "moved by {:+.1}% from the first half of its passes to the second",
+                100.0 * point.drift
+            )
+        } else {
+            continue;
+        };
+        eprintln!(
+            "warning: the rating on {} thread(s) {said}: another load, or frequency \
+             scaling, is disturbing the timing; rate again on an idle machine",
+            point.threads
+        );
+    }
+    Ok(())
+}
+
+/// Each part's window: [`WINDOW`], or [`WINDOW_VAR`]'s.
+fn window() -> anyhow::Result<Duration> {
+    let Ok(value) = std::env::var(WINDOW_VAR) else {
+        return Ok(WINDOW);
+    };
+    match value.trim().parse::<u64>() {
+        Ok(ms @ 1..=60_000) => Ok(Duration::from_millis(ms)),
+        _ => Err(UsageError {
+            value,
+            flag: WINDOW_VAR,
+            rule: "must be a number of milliseconds in 1..=60000".to_string(),
+        }
+        .into()),
+    }
+}
+
+/// The parts' paths: `asked` for both (the backtracker, which has no
+/// NEON path, counts on `none` where NEON is asked), or each engine's
+/// fastest.
+fn paths(asked: Option<Simd>) -> anyhow::Result<(Simd, Simd)> {
+    let join = EngineId::Join.simd(asked);
+    EngineId::Join.check(join).map_err(usage_error)?;
+    let search = match asked {
+        Some(simd) if !Backtrack::PATHS.iter().any(|p| p.simd == simd) => Simd::None,
+        _ => EngineId::Backtrack.simd(asked),
+    };
+    Ok((join, search))
+}
+
+fn expected(n: usize) -> u128 {
+    u128::from(oeis::known_total(n).expect("the rating's boards are in A000170"))
+}
+
+/// One pass of one part; a wrong count fails the rating.
+fn pass(part: &Part<'_>, threads: usize, window: Duration) -> anyhow::Result<f64> {
+    rate::pass(part, threads, window).map_err(|WrongCount { expected, counted }| {
+        Mismatch(format!(
+            "a rating unit counted {counted} solutions where A000170 has {expected}"
+        ))
+        .into()
+    })
+}
+
+/// Rounds of passes, one on each thread count in turn (so that a machine
+/// whose speed drifts moves every point alike, and the scaling stays
+/// true), until every point's standard error is under 1% or `budget_s`
+/// is spent.
+fn rate_points(
+    parts: &[Part<'_>; 2],
+    counts: &[usize],
+    window: Duration,
+    budget_s: f64,
+) -> anyhow::Result<Vec<Point>> {
+    let began = Instant::now();
+    let mut passes: Vec<Vec<(f64, f64)>> = vec![Vec::new(); counts.len()];
+    loop {
+        for (&threads, passes) in counts.iter().zip(&mut passes) {
+            let join = pass(&parts[0], threads, window)?;
+            let backtracking = pass(&parts[1], threads, window)?;
+            passes.push((join, backtracking));
+        }
+        let rounds = passes[0].len();
+        if rounds < MIN_PASSES {
+            continue;
+        }
+        let points: Vec<Point> = counts
+            .iter()
+            .zip(&passes)
+            .map(|(&threads, passes)| point(threads, passes))
+            .collect();
+        let round_s = began.elapsed().as_secs_f64() / rounds as f64;
+        if points.iter().all(|p| p.settled) || began.elapsed().as_secs_f64() + round_s > budget_s {
+            return Ok(points);
+        }
+    }
+}
+
+/// The point of `threads` threads from its passes' (join, backtracking)
+/// rates.
+fn point(threads: usize, passes: &[(f64, f64)]) -> Point {
+    let ratings: Vec<f64> = passes.iter().map(|&(j, b)| (j * b).sqrt()).collect();
+    let spread = standard_error(&ratings);
+    let half = ratings.len() / 2;
+    Point {
+        threads,
+        rating: mean(&ratings),
+        join: mean(&passes.iter().map(|p| p.0).collect::<Vec<_>>()),
+        backtracking: mean(&passes.iter().map(|p| p.1).collect::<Vec<_>>()),
+        spread,
+        drift: mean(&ratings[ratings.len() - half..]) / mean(&ratings[..half]) - 1.0,
+        passes: passes.len(),
+        settled: spread < SETTLED_SPREAD,
+    }
+}
+
+fn mean(values: &[f64]) -> f64 {
+    values.iter().sum::<f64>() / values.len() as f64
+}
+
+/// The standard error of the mean of `values`, relative to the mean.
+fn standard_error(values: &[f64]) -> f64 {
+    let (k, mean) = (values.len() as f64, mean(values));
+    let variance = values.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / (k - 1.0);
+    (variance / k).sqrt() / mean
+}
+
+fn summarize(
+    machine: Machine,
+    simd: Paths,
+    workload: Workload,
+    points: Vec<Point>,
+    elapsed_s: f64,
+) -> Rating {
+    let single = points.iter().find(|p| p.threads == 1).map(|p| p.rating);
+    let most = points
+        .iter()
+        .filter(|p| p.threads > 1)
+        .max_by_key(|p| p.threads);
+    let scaling = single.zip(most).map(|(s, m)| m.rating / s);
+    Rating {
+        rating_version: RATING_VERSION,
+        program_version: env!("CARGO_PKG_VERSION").to_string(),
+        workload,
+        simd,
+        machine,
+        single,
+        multi: most.map(|p| p.rating),
+        multi_threads: most.map(|p| p.threads),
+        scaling,
+        efficiency: scaling.zip(most).map(|(s, m)| s / m.threads as f64),
+        noisy: points
+            .iter()
+            .any(|p| !p.settled || p.drift.abs() > DRIFT_WARNING),
+        points,
+        elapsed_s,
+    }
+}
+
+fn write_text(out: &mut impl Write, r: &Rating) -> io::Result<()> {
+    let m = &r.machine;
+    writeln!(out, "nqueens rating {}", r.rating_version)?;
+    writeln!(
+        out,
+        "  machine      {}, {} physical / {} logical cores, {} memory, {}",
+        m.cpu_model,
+        m.physical_cores,
+        m.logical_cores,
+        m.memory_bytes.map_or("unknown".to_string(), nqueens::bytes),
+        m.os
+    )?;
+    writeln!(
+        out,
+        "  program      {} (git {})",
+        r.program_version, m.git_revision
+    )?;
+    writeln!(
+        out,
+        "  units        join Q({}) on {}, backtracking Q({}) on {} (full symmetry, depth {})",
+        r.workload.join_n,
+        r.simd.join,
+        r.workload.backtracking_n,
+        r.simd.backtracking,
+        r.workload.backtracking_depth
+    )?;
+    writeln!(out)?;
+    writeln!(
+        out,
+        "  {:>7}  {:>10}  {:>10}  {:>13}  {:>7}  {:>7}  {:>6}",
+        "threads", "rating", "join u/s", "backtrack u/s", "spread", "drift", "passes"
+    )?;
+    for p in &r.points {
+        writeln!(
+            out,
+            "  {:>7}  {:>10.2}  {:>10.2}  {:>13.2}  {:>6.2}%  {:>+6.1}%  {:>6}",
+            p.threads,
+            p.rating,
+            p.join,
+            p.backtracking,
+            100.0 * p.spread,
+            100.0 * p.drift,
+            p.passes
+        )?;
+    }
+    writeln!(out)?;
+    if let Some(single) = r.single {
+        writeln!(out, "  single-thread rating  {single:.2}")?;
+    }
+    if let (Some(multi), Some(threads)) = (r.multi, r.multi_threads) {
+        writeln!(
+            out,
+            "  multi-thread rating   {multi:.2} on {threads} threads"
+        )?;
+    }
+    if let (Some(scaling), Some(efficiency)) = (r.scaling, r.efficiency) {
+        writeln!(
+            out,
+            "  scaling               {scaling:.2}x, {:.1}% per thread",
+            100.0 * efficiency
+        )?;
+    }
+    writeln!(
+        out,
+        "  (units per second, all counts checked against A000170; {:.0} s)",
+        r.elapsed_s
+    )
+}
+
+/// `--compare`: saved ratings side by side, ratios to the first.
+fn compare(files: &[PathBuf]) -> anyhow::Result<()> {
+    let flag = "--compare <FILE>...";
+    let mut ratings = Vec::new();
+    for file in files {
+        let text = std::fs::read_to_string(file)
+            .map_err(|e| bad(file, flag, format!("cannot be read: {e}")))?;
+        let rating: Rating = serde_json::from_str(&text)
+            .map_err(|e| bad(file, flag, format!("is not a saved rating: {e}")))?;
+        ratings.push((file, rating));
+    }
+    let (first_file, first) = &ratings[0];
+    for (file, rating) in &ratings[1..] {
+        if rating.rating_version != first.rating_version {
+            return Err(bad(
+                file,
+                flag,
+                format!(
+                    "holds rating version {}, {} holds version {}: ratings of different \
+                     versions do not compare",
+                    rating.rating_version,
+                    first_file.display(),
+                    first.rating_version
+                ),
+            ));
+        }
+        if rating.workload != first.workload {
+            return Err(bad(
+                file,
+                flag,
+                format!(
+                    "was rated on another workload than {} ({} was set?)",
+                    first_file.display(),
+                    WINDOW_VAR
+                ),
+            ));
+        }
+    }
+    let mut out = io::stdout().lock();
+    writeln!(out, "nqueens rating {}", first.rating_version)?;
+    writeln!(
+        out,
+        "{:<24}  {:<32}  {:>7}  {:>9}  {:>9}  {:>8}  {:>7}  {:>7}",
+        "file", "CPU", "simd", "single", "multi", "scaling", "single/", "multi/"
+    )?;
+    let ratio = |a: Option<f64>, b: Option<f64>| {
+        a.zip(b)
+            .map_or("-".to_string(), |(a, b)| format!("{:.2}", a / b))
+    };
+    let value = |v: Option<f64>| v.map_or("-".to_string(), |v| format!("{v:.2}"));
+    for (file, r) in &ratings {
+        let multi = match (r.multi, r.multi_threads) {
+            (Some(m), Some(t)) => format!("{m:.2}/{t}"),
+            _ => "-".to_string(),
+        };
+        let cpu: String = r.machine.cpu_model.chars().take(32).collect();
+        writeln!(
+            out,
+            "{:<24}  {:<32}  {:>7}  {:>9}  {:>9}  {:>8}  {:>7}  {:>7}",
+            file.display().to_string(),
+            cpu,
+            r.simd.join.to_string(),
+            value(r.single),
+            multi,
+            r.scaling.map_or("-".to_string(), |s| format!("{s:.2}x")),
+            ratio(r.single, first.single),
+            ratio(r.multi, first.multi),
+        )?;
+    }
+    writeln!(
+        out,
+        "(single/ and multi/: ratios to {}; multi is rating/threads)",
+        first_file.display()
+    )?;
+    Ok(())
+}
+
+fn bad(file: &std::path::Path, flag: &'static str, rule: String) -> anyhow::Error {
+    UsageError {
+        value: file.display().to_string(),
+        flag,
+        rule,
+    }
+    .into()
+}
+
+fn join_list(counts: &[usize]) -> String {
+    counts
+        .iter()
+        .map(usize::to_string)
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_spread_is_the_standard_error_of_the_mean() {
+        assert_eq!(mean(&[3.0, 1.0, 2.0]), 2.0);
+        // Sample deviation 1, four values: standard error 0.5, of 100.
+        let values = [99.0, 101.0, 99.0, 101.0];
+        let deviation = (4.0f64 / 3.0).sqrt();
+        assert!((standard_error(&values) - deviation / 2.0 / 100.0).abs() < 1e-12);
+    }
+}

@@ -20,8 +20,10 @@ ROOT = Path(__file__).resolve().parent.parent
 BINARY = ROOT / "target" / "release" / "nqueens"
 
 
-def build_release():
-    subprocess.run(["cargo", "build", "--release", "--quiet"], cwd=ROOT, check=True)
+def build_release(*features):
+    """The release binary, with the cargo features given (e.g. "mpi")."""
+    flags = ["--features", ",".join(features)] if features else []
+    subprocess.run(["cargo", "build", "--release", "--quiet", *flags], cwd=ROOT, check=True)
 
 
 def run_with_rss(cmd, check, timeout_s=None, expect_status=0):

@@ -34,6 +34,12 @@ crossover where the join overtakes backtracking: both on one thread for
           (portable pair counter, scalar kernel); JOIN_FROM in src/lib.rs
           is read off this table.
 
+mpi       `count 18 --mpi --threads 2` under `mpirun --bind-to none -np 2`
+          (rank 0 coordinating, one worker of 2 threads) against `count 18
+          --threads 2`, and `-np 3 --threads 1` against the same; the
+          binary is built with --features mpi (OpenMPI installed, as
+          .ci/run does). No target: MPI's start alone is 0.4 s here.
+
 kernels   the backtracker's lanes against its scalar kernel, on one
           thread: `count 16 --algo parallel --simd avx2` against `--simd
           none` under each symmetry mode and `count 17` (full), target
@@ -325,6 +331,20 @@ def kernels(binary, refcount, baseline=None):
     return comparisons, []
 
 
+def mpi(binary, refcount, baseline=None):
+    mpirun = ["mpirun", "--allow-run-as-root", "--oversubscribe", "--bind-to", "none"]
+    plain = count(binary, 18, "--threads", "2")
+    comparisons = [
+        ("mpirun -np 2 count 18 --mpi --threads 2 / count 18 --threads 2", "(overhead)",
+         mpirun + ["-np", "2"] + count(binary, 18, "--mpi", "--threads", "2"), ours(18),
+         plain, ours(18)),
+        ("mpirun -np 3 count 18 --mpi --threads 1 / count 18 --threads 2", "(overhead)",
+         mpirun + ["-np", "3"] + count(binary, 18, "--mpi", "--threads", "1"), ours(18),
+         plain, ours(18)),
+    ]
+    return comparisons, []
+
+
 def simd_paths(public, public_haswell):
     def suite(binary, refcount, baseline=None):
         def join(n, simd):
@@ -357,6 +377,7 @@ SUITES = {
     "join": join,
     "crossover": crossover,
     "kernels": kernels,
+    "mpi": mpi,
     "house": house,
     "public": None,  # needs --public
     "simd": None,  # needs --public and --public-haswell
@@ -414,7 +435,7 @@ def main():
             sys.exit("error: the simd suite needs --public DIR and --public-haswell DIR")
         SUITES["simd"] = simd_paths(args.public.resolve(), args.public_haswell.resolve())
 
-    measure.build_release()
+    measure.build_release(*(["mpi"] if args.suite == "mpi" else []))
     info = measure.machine()  # now, while the tree is the one just built
     binary = str(measure.BINARY)
     refcount = "/tmp/nqueens-refcount"

@@ -35,6 +35,13 @@ pub fn count(args: &CountArgs, mut job: Job) -> anyhow::Result<()> {
     let (rank, ranks) = (world.rank(), world.size());
     let pool = thread_pool(Some(job.threads))?;
     let threads = pool.current_num_threads();
+    if let Some(cpus) = allowed_cpus().filter(|&cpus| rank > 0 && cpus < threads) {
+        eprintln!(
+            "warning: rank {rank} counts on {threads} threads but may run on {cpus} CPU(s): \
+             mpirun binds each rank to a core by default; start it with `mpirun --bind-to \
+             none`, or give each rank its cores (OpenMPI: `--map-by ppr:1:node:PE={threads}`)"
+        );
+    }
     // Rank 0 plans (from its journal, or for every worker's threads) and
     // tells the others [n, symmetry, depth, join?, planned?]; a last word
     // of 0 means "stop".
@@ -135,4 +142,22 @@ fn stop_workers<C: mpi::traits::Communicator>(world: &C) {
             .process_at_rank(status.source_rank())
             .send_with_tag(&[0u64; 0][..], nqueens::exec::mpi::STOP);
     }
+}
+
+/// How many CPUs this process may run on (`sched_getaffinity`), where the
+/// OS says: mpirun binds ranks to cores, which confines a rank's pool.
+#[cfg(all(feature = "mpi", target_os = "linux"))]
+fn allowed_cpus() -> Option<usize> {
+    // SAFETY: a zeroed cpu_set_t is a valid empty set; sched_getaffinity
+    // writes at most its size, and CPU_COUNT reads the set it filled.
+    unsafe {
+        let mut set: libc::cpu_set_t = std::mem::zeroed();
+        let rc = libc::sched_getaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &mut set);
+        (rc == 0).then(|| libc::CPU_COUNT(&set) as usize)
+    }
+}
+
+#[cfg(all(feature = "mpi", not(target_os = "linux")))]
+fn allowed_cpus() -> Option<usize> {
+    None
 }

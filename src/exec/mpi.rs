@@ -3,25 +3,36 @@
 //!
 //! Rank 0 coordinates and counts nothing: it orders the items not done yet
 //! by estimated cost, largest first, and answers each worker's message
-//! (its first request, then each batch's results) with the next batch, so a
-//! worker that finishes early simply gets more. It adds up the results, and
-//! records them in the journal when there is one, so that a killed job
-//! started again with the same journal resumes. Workers only count.
+//! with the next batch, so a worker that finishes early simply gets more.
+//! It adds up the results, and records them in the journal when there is
+//! one, so that a killed job started again with the same journal resumes.
+//! It waits for messages by probing with a sleep between probes, never in
+//! a blocking receive: MPI libraries poll a core at full speed there
+//! (OpenMPI did: `-np 2 … --threads 2` on 2 cores took twice the time of
+//! the same count without MPI).
+//!
+//! A worker keeps its pool fed: it asks for the next batch while fewer
+//! items than it has threads are still queued or running, so that no
+//! thread waits for a round trip to rank 0 or for the slowest item of a
+//! batch; items run on the pool as they arrive and their results go back
+//! with the next request. Only the worker's calling thread talks to MPI.
 //!
 //! Messages are vectors of `u64`:
 //! - worker to rank 0 (tag [`RESULTS`]): its thread count, then for each
-//!   item of the batch just counted: the item, the weighted sum (low and
-//!   high words), the four orbit classes, and whether the item counted
-//!   the solutions the rotations fix (1 or 0) and those three counts; the
-//!   first message has no items.
-//! - rank 0 to a worker: the items of its next batch (tag [`WORK`]), or
-//!   nothing (tag [`STOP`]).
+//!   item counted since its last message: the item, the weighted sum (low
+//!   and high words), the four orbit classes, and whether the item counted
+//!   the solutions the rotations fix (1 or 0) and those three counts.
+//! - rank 0 to a worker, answering each message: the items of its next
+//!   batch (tag [`WORK`]; none when every item is handed out but some of
+//!   the worker's are still counting: it reports them when done), or
+//!   nothing (tag [`STOP`], once all its items are reported).
 
 use std::collections::HashMap;
+use std::sync::mpsc;
+use std::time::Duration;
 
 use mpi::topology::Rank;
 use mpi::traits::*;
-use rayon::prelude::*;
 
 use super::journal::{Contents, Journal, JournalError};
 use super::{Phase, Progress};
@@ -34,6 +45,12 @@ pub const WORK: i32 = 1;
 pub const STOP: i32 = 2;
 /// A worker's results, and its request for more.
 pub const RESULTS: i32 = 3;
+
+/// A batch is at most this fraction of the cost left, per worker: with
+/// items of a few microseconds (the join at n = 17 has 48,345), batches of
+/// a few items made rank 0 and the workers wait on each other thousands
+/// of times.
+const BATCHES_PER_WORKER: usize = 4;
 
 /// Words per item in a results message.
 const WORDS_PER_RESULT: usize = 11;
@@ -69,14 +86,23 @@ pub fn coordinate<C: Communicator>(
     // Largest first: popped from the end.
     let costs: HashMap<usize, f64> = todo.iter().map(|&i| (i, engine.cost(i))).collect();
     todo.sort_by(|a, b| costs[a].total_cmp(&costs[b]).then(b.cmp(a)));
+    let mut remaining_cost: f64 = costs.values().sum();
     let workers = (world.size() - 1).max(1) as usize;
     let mut running = workers;
     let mut failure = None;
     progress(Phase::Counting { done, items: all });
+    // Items handed to each worker and not reported yet.
+    let mut outstanding: HashMap<Rank, usize> = HashMap::new();
     while running > 0 {
-        let (words, status) = world.any_process().receive_vec_with_tag::<u64>(RESULTS);
+        let (words, status) = receive_results(world);
         let threads = words.first().copied().unwrap_or(1).max(1) as usize;
-        for result in words[1..].chunks_exact(WORDS_PER_RESULT) {
+        let rank = status.source_rank();
+        let results = words
+            .get(1..)
+            .unwrap_or_default()
+            .chunks_exact(WORDS_PER_RESULT);
+        *outstanding.entry(rank).or_default() -= results.len();
+        for result in results {
             let (item, item_tally) = decode(result);
             tally.add(item_tally);
             done += 1;
@@ -87,18 +113,26 @@ pub fn coordinate<C: Communicator>(
             }
             progress(Phase::Counting { done, items: all });
         }
-        let worker = world.process_at_rank(status.source_rank());
-        // Enough to keep the worker's pool busy, small enough that the last
-        // items spread over every worker.
-        let batch = (todo.len() / (2 * workers)).clamp(1, 4 * threads);
-        if failure.is_some() || todo.is_empty() {
+        let worker = world.process_at_rank(rank);
+        let pending = outstanding[&rank];
+        if (failure.is_some() || todo.is_empty()) && pending == 0 {
             worker.send_with_tag(&[0u64; 0][..], STOP);
             running -= 1;
         } else {
-            let next: Vec<u64> = (0..batch.min(todo.len()))
-                .filter_map(|_| todo.pop())
-                .map(|i| i as u64)
-                .collect();
+            // Guided by cost: a share of what is left (large batches while
+            // much is left, small ones at the end, so that the last items
+            // spread over every worker) and at least an item a thread;
+            // none once it failed or every item is out.
+            let share = remaining_cost / (BATCHES_PER_WORKER * workers) as f64;
+            let mut next = Vec::new();
+            let mut cost = 0.0;
+            while failure.is_none() && (next.len() < threads || cost < share) {
+                let Some(item) = todo.pop() else { break };
+                cost += costs[&item];
+                next.push(item as u64);
+            }
+            remaining_cost -= cost;
+            *outstanding.get_mut(&rank).expect("entered above") += next.len();
             worker.send_with_tag(&next[..], WORK);
         }
     }
@@ -112,35 +146,83 @@ pub fn coordinate<C: Communicator>(
     Ok(tally)
 }
 
-/// Runs a worker's side: asks rank 0 for work, counts each batch on
-/// `pool`, sends the results back, until told to stop. Only the calling
-/// thread talks to MPI.
+/// The next results message from any worker, waited for by probing with
+/// short sleeps (a blocking receive would poll a core at full speed).
+fn receive_results<C: Communicator>(world: &C) -> (Vec<u64>, mpi::point_to_point::Status) {
+    let mut nap = Duration::from_micros(20);
+    loop {
+        if let Some(message) = world
+            .any_process()
+            .immediate_matched_probe_with_tag(RESULTS)
+        {
+            return message.matched_receive_vec::<u64>();
+        }
+        std::thread::sleep(nap);
+        nap = (nap * 2).min(MAX_NAP);
+    }
+}
+
+/// The longest sleep between two probes for a message: the most a
+/// message waits to be seen.
+const MAX_NAP: Duration = Duration::from_micros(200);
+
+/// Runs a worker's side: asks rank 0 for work and counts it on `pool`,
+/// asking for more while fewer items than the pool has threads are left,
+/// and sending each finished item's result with the next message, until
+/// told to stop. Only the calling thread talks to MPI.
 pub fn work<C: Communicator>(world: &C, engine: &dyn Engine, pool: &rayon::ThreadPool) {
     let root = world.process_at_rank(0 as Rank);
-    let mut message = vec![pool.current_num_threads() as u64];
-    loop {
-        root.send_with_tag(&message[..], RESULTS);
-        let (items, status) = root.receive_vec::<u64>();
-        if status.tag() != WORK {
-            return;
+    let threads = pool.current_num_threads();
+    let (finished, results) = mpsc::channel::<(usize, Tally)>();
+    pool.in_place_scope(|scope| {
+        let mut message = vec![threads as u64];
+        let mut in_flight = 0usize;
+        let mut asked = false;
+        // Whether rank 0 answered with no items: every item is out.
+        let mut drained = false;
+        loop {
+            let wants_more = if drained {
+                in_flight == 0
+            } else {
+                in_flight < threads
+            };
+            if !asked && wants_more {
+                root.send_with_tag(&message[..], RESULTS);
+                message.truncate(1);
+                asked = true;
+            }
+            if asked {
+                if let Some(reply) = root.immediate_matched_probe() {
+                    let (items, status) = reply.matched_receive_vec::<u64>();
+                    asked = false;
+                    if status.tag() != WORK {
+                        return;
+                    }
+                    drained = items.is_empty();
+                    in_flight += items.len();
+                    for item in items {
+                        let finished = finished.clone();
+                        scope.spawn(move |_| {
+                            let item = item as usize;
+                            let tally = engine.count(item..item + 1);
+                            // The receiver outlives the scope.
+                            let _ = finished.send((item, tally));
+                        });
+                    }
+                    continue;
+                }
+            }
+            // Wait a little for an item to finish (or for the reply).
+            if let Ok((item, tally)) = results.recv_timeout(Duration::from_micros(200)) {
+                in_flight -= 1;
+                message.extend(encode(item, tally));
+                while let Ok((item, tally)) = results.try_recv() {
+                    in_flight -= 1;
+                    message.extend(encode(item, tally));
+                }
+            }
         }
-        let results: Vec<(usize, Tally)> = pool.install(|| {
-            items
-                .par_iter()
-                .with_max_len(1)
-                .map(|&item| {
-                    (
-                        item as usize,
-                        engine.count(item as usize..item as usize + 1),
-                    )
-                })
-                .collect()
-        });
-        message.truncate(1);
-        for (item, tally) in results {
-            message.extend(encode(item, tally));
-        }
-    }
+    });
 }
 
 fn encode(item: usize, tally: Tally) -> [u64; WORDS_PER_RESULT] {

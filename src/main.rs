@@ -129,3 +129,17 @@ fn is_broken_pipe(err: &anyhow::Error) -> bool {
         kind == Some(io::ErrorKind::BrokenPipe)
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use clap::CommandFactory;
+
+    /// clap checks the command line's definition (argument ids named in
+    /// `conflicts_with`, duplicate flags…) only with debug assertions (the
+    /// test profile has them), and only for the subcommand parsed: checked
+    /// here for every subcommand at once.
+    #[test]
+    fn the_command_line_definition_is_consistent() {
+        super::Cli::command().debug_assert();
+    }
+}

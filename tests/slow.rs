@@ -80,3 +80,31 @@ fn the_join_matches_oeis_from_fifteen_to_eighteen_on_every_path() {
         }
     }
 }
+
+#[test]
+#[ignore = "slow: about a minute in release mode on 2 cores; run by scripts/slow-tests.sh"]
+fn the_backtracker_matches_oeis_at_fifteen_and_sixteen_on_every_path_and_symmetry() {
+    use nqueens::engine::backtrack::Backtrack;
+    let test = "the_backtracker_matches_oeis_at_fifteen_and_sixteen_on_every_path_and_symmetry";
+    for path in Backtrack::PATHS {
+        if !Backtrack::runs_in(path.simd, test) {
+            continue;
+        }
+        for n in 15..=16 {
+            for symmetry in [Symmetry::None, Symmetry::Mirror, Symmetry::Full] {
+                let options = Options {
+                    algorithm: Algorithm::Parallel,
+                    symmetry,
+                    simd: Some(path.simd),
+                    ..Options::default()
+                };
+                let result = count(n, &options).unwrap();
+                let what = format!("n = {n}, {symmetry}, {}", path.simd);
+                assert_eq!(result.total, known_total(n).unwrap(), "{what}");
+                if symmetry == Symmetry::Full {
+                    assert_eq!(result.unique, known_unique(n), "{what}");
+                }
+            }
+        }
+    }
+}

@@ -172,20 +172,19 @@ pub fn run(args: RateArgs) -> anyhow::Result<()> {
             counts
         }
     };
+    // A shorter window (tests) shortens the budget alike.
+    let scale = window.as_secs_f64() / WINDOW.as_secs_f64();
+    let budget_s = BUDGET_S.min(POINT_BUDGET_S * counts.len() as f64) * scale;
     if io::stderr().is_terminal() {
         eprintln!(
-            "rating {RATING_VERSION} on {} thread(s): at most {:.0} s",
+            "rating {RATING_VERSION} on {} thread(s): about {budget_s:.0} s",
             join_list(&counts),
-            BUDGET_S.min(POINT_BUDGET_S * counts.len() as f64)
         );
     }
     // A short pass first: caches, page faults and clocks settle.
     for part in &parts {
         pass(part, counts[0], window / 4)?;
     }
-    // A shorter window (tests) shortens the budget alike.
-    let scale = window.as_secs_f64() / WINDOW.as_secs_f64();
-    let budget_s = BUDGET_S.min(POINT_BUDGET_S * counts.len() as f64) * scale;
     let points = rate_points(&parts, &counts, window, budget_s)?;
     let rating = summarize(
         machine,

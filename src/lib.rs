@@ -489,7 +489,7 @@ pub fn build_engine(n: usize, options: &Options, threads: usize) -> Result<AnyEn
 
 /// The classes a whole count's tally gives for its engine: counted
 /// (backtracking, full symmetry) or by Burnside's lemma (the join, when
-/// the tally holds its first item); `None` otherwise.
+/// the tally holds its fixed-point items); `None` otherwise.
 ///
 /// # Errors
 /// [`Error::Burnside`] if the join's counts do not fall into orbits.

@@ -66,12 +66,20 @@ fn item_ranges_split_anywhere_add_up_to_the_whole() {
         let parts = engine.count(0..cut).sum(engine.count(cut..items));
         assert_eq!(parts, whole, "cut at {cut}");
     }
-    // The first item counts what the rotations fix; then the pairs,
-    // largest estimated cost first.
-    let costs: Vec<f64> = (1..items).map(|i| engine.cost(i)).collect();
+    // The first items count what the rotations fix, each a part of it;
+    // then the pairs, largest estimated cost first.
+    let fixed = nqueens::engine::join::burnside::items(13);
+    assert_eq!(fixed, 2 * 13 * 13);
+    let costs: Vec<f64> = (fixed..items).map(|i| engine.cost(i)).collect();
     assert!(costs.windows(2).all(|w| w[0] >= w[1]));
-    assert!(engine.count(0..1).fixed.is_some());
-    assert!(engine.count(1..items).fixed.is_none());
+    assert!((0..fixed).all(|i| engine.cost(i) <= costs[costs.len() - 1]));
+    assert!((0..fixed).all(|i| engine.count(i..i + 1).fixed.is_some()));
+    let found = (0..fixed).filter(|&i| {
+        let part = engine.count(i..i + 1).fixed.unwrap();
+        part.half_turn + part.quarter_turn > 0
+    });
+    assert!(found.count() > 1, "the fixed points are spread over items");
+    assert!(engine.count(fixed..items).fixed.is_none());
 }
 
 #[test]

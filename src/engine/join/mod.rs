@@ -30,11 +30,11 @@
 //! frames, W for the others), ordered by estimated cost (the quarter
 //! pairs their glue may try, and the pairs of halves), largest first; they
 //! depend on n alone. Glued candidates are written and kept without a
-//! branch, into per-thread scratch kept from item to item. The first item
-//! (index 0, run first, beside the others) counts the solutions the
-//! rotations fix ([`burnside`]), which with the total give the unique
-//! solutions and the classes. Boards below 4 are counted by enumeration in
-//! that item: the join needs two rows per half.
+//! branch, into per-thread scratch kept from item to item. The first
+//! [`burnside::items`] (run first, beside the others) count the solutions
+//! the rotations fix ([`burnside`]), each a part of them, which with the
+//! total give the unique solutions and the classes. Boards below 4 are
+//! counted by enumeration in item 0: the join needs two rows per half.
 //!
 //! Memory is planned before anything is allocated ([`Join::plan`]): the
 //! quarter tables, the items, and per thread the largest half lists an item
@@ -74,8 +74,9 @@ use crate::problem::{Error, Symmetry};
 use crate::reduce::Tally;
 
 /// The version of the join's work items: bumped whenever the frames, the
-/// items or their order change.
-pub const FORMAT: u32 = 4;
+/// items or their order change (5: the rotations' fixed points cut into
+/// items of their own, [`burnside::items`]).
+pub const FORMAT: u32 = 5;
 
 /// The smallest board the join counts by joining; smaller ones are
 /// enumerated.
@@ -120,10 +121,11 @@ pub struct Join {
     /// Runs of frames that share their west half (each a single frame, but
     /// for the off-centre ones of odd n: one per middle-column queen).
     groups: Vec<Range<usize>>,
-    /// The pair items, largest estimated cost first, as work items
-    /// 1..=len; work item 0 counts what the rotations fix (and below
-    /// [`SMALLEST_JOINED`] the whole board): first, so that its searches
-    /// (36 ms at n = 18) run beside the pairs rather than after them.
+    /// The pair items, largest estimated cost first, as the work items
+    /// after the [`burnside::items`] that count what the rotations fix
+    /// (work item 0 also the whole board below [`SMALLEST_JOINED`]):
+    /// those first, so that their searches (36 ms at n = 18) run beside
+    /// the pairs rather than after them.
     items: Vec<Item>,
     costs: Vec<f32>,
     simd: Simd,
@@ -201,9 +203,8 @@ impl Join {
     /// As [`Join::plan`].
     pub fn costs(n: usize) -> Result<Vec<f64>, Error> {
         let layout = Self::layout(n)?;
-        let first = layout.costs.last().map_or(1.0, |&c| f64::from(c));
-        Ok([first]
-            .into_iter()
+        let least = layout.costs.last().map_or(1.0, |&c| f64::from(c));
+        Ok(std::iter::repeat_n(least, burnside::items(n))
             .chain(layout.costs.iter().map(|&c| f64::from(c)))
             .collect())
     }
@@ -223,7 +224,8 @@ impl Join {
         self.memory
     }
 
-    /// How many items join pairs (the others: the last one).
+    /// How many items join pairs (the others, first: the rotations' fixed
+    /// points).
     pub fn pair_items(&self) -> usize {
         self.items.len()
     }
@@ -241,30 +243,30 @@ impl Engine for Join {
     }
 
     fn items(&self) -> usize {
-        self.items.len() + 1
+        burnside::items(self.n) + self.items.len()
     }
 
     fn cost(&self, item: usize) -> f64 {
-        // The first item's searches cost about as little as the least
-        // pair item.
-        let cost = match item {
-            0 => self.costs.last(),
-            _ => self.costs.get(item - 1),
+        // A fixed-point item costs about as little as the least pair item.
+        let cost = match item.checked_sub(burnside::items(self.n)) {
+            None => self.costs.last(),
+            Some(pair) => self.costs.get(pair),
         };
         cost.map_or(1.0, |&c| f64::from(c))
     }
 
     fn count(&self, items: Range<usize>) -> Tally {
+        let fixed_items = burnside::items(self.n);
         let mut tally = Tally::default();
         for index in items {
-            match index.checked_sub(1).and_then(|i| self.items.get(i)) {
-                Some(item) => tally.weighted += u128::from(self.count_item(item)),
+            match index.checked_sub(fixed_items) {
+                Some(pair) => tally.weighted += u128::from(self.count_item(&self.items[pair])),
                 None => {
-                    if self.n < SMALLEST_JOINED {
+                    if index == 0 && self.n < SMALLEST_JOINED {
                         tally.weighted += u128::from(count_small(self.n));
                     }
                     tally.add(Tally {
-                        fixed: Some(burnside::fixed(self.n)),
+                        fixed: Some(burnside::fixed_item(self.n, index)),
                         ..Tally::default()
                     });
                 }

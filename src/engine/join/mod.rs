@@ -203,8 +203,8 @@ impl Join {
     /// As [`Join::plan`].
     pub fn costs(n: usize) -> Result<Vec<f64>, Error> {
         let layout = Self::layout(n)?;
-        let least = layout.costs.last().map_or(1.0, |&c| f64::from(c));
-        Ok(std::iter::repeat_n(least, burnside::items(n))
+        let largest = layout.costs.first().map_or(1.0, |&c| f64::from(c));
+        Ok(std::iter::repeat_n(largest, burnside::items(n))
             .chain(layout.costs.iter().map(|&c| f64::from(c)))
             .collect())
     }
@@ -247,9 +247,9 @@ impl Engine for Join {
     }
 
     fn cost(&self, item: usize) -> f64 {
-        // A fixed-point item costs about as little as the least pair item.
+        // A fixed-point item takes about as long as the largest pair item.
         let cost = match item.checked_sub(burnside::items(self.n)) {
-            None => self.costs.last(),
+            None => self.costs.first(),
             Some(pair) => self.costs.get(pair),
         };
         cost.map_or(1.0, |&c| f64::from(c))

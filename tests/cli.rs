@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{json_of, nqueens, rejects};
+use common::{json_of, nqueens, rejects, succeeds};
 use predicates::prelude::*;
 
 #[test]
@@ -359,20 +359,14 @@ fn bench_into(out: &std::path::Path, args: &[&str]) -> std::process::Output {
     } else {
         &["--runs", "1"][..]
     };
-    let output = nqueens()
-        .arg("bench")
-        .args(args)
-        .args(runs)
-        .arg("--out")
-        .arg(out)
-        .output()
-        .unwrap();
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    output
+    succeeds(
+        nqueens()
+            .arg("bench")
+            .args(args)
+            .args(runs)
+            .arg("--out")
+            .arg(out),
+    )
 }
 
 #[test]

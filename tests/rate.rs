@@ -7,23 +7,18 @@ mod common;
 
 use std::time::Duration;
 
-use common::{nqueens, process, rejects};
+use common::{nqueens, process, rejects, succeeds};
 use serde_json::Value;
 
 const WINDOW_VAR: &str = "NQUEENS_RATE_WINDOW_MS";
 
 /// A quick rating on `threads` threads, saved to `save`: its stdout line.
 fn rate(threads: &str, save: &std::path::Path) -> String {
-    let output = nqueens()
-        .args(["rate", "--json", "--threads", threads, "--save"])
-        .arg(save)
-        .env(WINDOW_VAR, "20")
-        .output()
-        .unwrap();
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
+    let output = succeeds(
+        nqueens()
+            .args(["rate", "--json", "--threads", threads, "--save"])
+            .arg(save)
+            .env(WINDOW_VAR, "20"),
     );
     String::from_utf8(output.stdout).unwrap()
 }

@@ -213,10 +213,8 @@ pub fn work<C: Communicator>(world: &C, engine: &dyn Engine, pool: &rayon::Threa
                 }
             }
             // Wait a little for an item to finish (or for the reply).
-            if let Ok((item, tally)) = results.recv_timeout(Duration::from_micros(200)) {
-                in_flight -= 1;
-                message.extend(encode(item, tally));
-                while let Ok((item, tally)) = results.try_recv() {
+            if let Ok(first) = results.recv_timeout(Duration::from_micros(200)) {
+                for (item, tally) in std::iter::once(first).chain(results.try_iter()) {
                     in_flight -= 1;
                     message.extend(encode(item, tally));
                 }

@@ -31,6 +31,17 @@ pub fn process() -> Process {
     }
 }
 
+/// Runs a command that must succeed (its stderr shown if not): its output.
+pub fn succeeds(command: &mut Command) -> std::process::Output {
+    let output = command.output().unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    output
+}
+
 /// Runs a command that must succeed and print one JSON value.
 pub fn json_of(args: &[&str]) -> Value {
     let output = nqueens().args(args).output().unwrap();

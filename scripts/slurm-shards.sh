@@ -13,7 +13,7 @@
 # preempted or failed task that runs again resumes where it stopped. The
 # merge checks that the shards make one whole count (same plan, no gap, no
 # overlap, duplicates agreeing) and writes OUT_DIR/result.json, the same
-# JSON as `nqueens count N --json`, checked against OEIS.
+# JSON as `nqueens count N --unique --json`, checked against OEIS.
 #
 # NQUEENS names the binary (default: target/release/nqueens beside this
 # script, which `cargo build --release` makes).
@@ -43,7 +43,7 @@ task() {
 merge() {
     local files=()
     for i in $(seq 1 "$m"); do files+=("$out/shard-$i.json"); done
-    "$nqueens" merge --json "${files[@]}" > "$out/result.json.tmp"
+    "$nqueens" merge --unique --json "${files[@]}" > "$out/result.json.tmp"
     mv "$out/result.json.tmp" "$out/result.json"
     cat "$out/result.json"
 }

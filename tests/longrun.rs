@@ -55,6 +55,8 @@ fn a_killed_count_resumes_from_its_journal_on_any_thread_count_with_the_same_ans
         "--json",
     ]);
     assert_eq!(resumed["algorithm"], "parallel");
+    // It says how much it found done: what the journal held.
+    assert_eq!(resumed["resumed_items"], status["done_items"]);
     let plain = json_of(&["count", "17", "--json"]);
     assert_eq!(answer(&resumed), answer(&plain));
     assert_eq!(resumed["matches_oeis"], true);
@@ -64,6 +66,12 @@ fn a_killed_count_resumes_from_its_journal_on_any_thread_count_with_the_same_ans
     let again = json_of(&["count", "17", "--checkpoint", path, "--json"]);
     assert_eq!(answer(&again), answer(&plain));
     assert!(again["elapsed_s"].as_f64().unwrap() < 1.0);
+    assert_eq!(again["resumed_items"], again["items"]);
+    assert_eq!(
+        plain.get("resumed_items"),
+        None,
+        "no journal, no such field"
+    );
     assert_eq!(json_of(&["status", path, "--json"])["complete"], true);
 }
 

@@ -17,7 +17,7 @@ use nqueens::{AnyEngine, Count, Engine, Tally};
 use super::args::CountArgs;
 use super::errors::{journal_error, usage_error};
 use super::job::Job;
-use super::report::{print, print_report, Report};
+use super::report::{self, print, print_report, Report};
 use super::{estimate, progress, signals, thread_pool};
 
 /// `count` on the pool: plain, with `--checkpoint` or with `--shard`.
@@ -84,15 +84,18 @@ pub fn count(args: &CountArgs, mut job: Job, bar: progress::CountBar) -> anyhow:
     bar.finish();
     let tally = tally?;
     let elapsed_s = start.elapsed().as_secs_f64();
+    let resumed = journal
+        .as_ref()
+        .map(|(_, _, contents)| contents.done_items());
     match (args.shard, args.out.as_deref()) {
         (Some((index, shards)), Some(out)) => {
             let file = shard_file(&engine, [index, shards], items, tally, threads, elapsed_s);
             write_shard(out, &file)?;
-            print_shard(&file, out, args.json)
+            print_shard(&file, out, resumed, args.json)
         }
         _ => {
             let count = Count::of_engine(&engine, tally, threads, elapsed_s)?;
-            print_report(&Report::new(count, args.unique), args.json)
+            print_report(&Report::new(count, args.unique).resumed(resumed), args.json)
         }
     }
 }
@@ -132,7 +135,12 @@ fn write_shard(path: &Path, file: &ShardFile) -> anyhow::Result<()> {
     super::write_atomically(path, &text)
 }
 
-fn print_shard(file: &ShardFile, path: &Path, json: bool) -> anyhow::Result<()> {
+fn print_shard(
+    file: &ShardFile,
+    path: &Path,
+    resumed: Option<usize>,
+    json: bool,
+) -> anyhow::Result<()> {
     print(file, json, |file, out| {
         let [index, shards] = file.shard;
         writeln!(
@@ -140,6 +148,10 @@ fn print_shard(file: &ShardFile, path: &Path, json: bool) -> anyhow::Result<()> 
             "shard {index}/{shards} of n = {}: {} solutions in items {}..{} of {}",
             file.fingerprint.n, file.total, file.items[0], file.items[1], file.total_items
         )?;
+        if let Some(done) = resumed {
+            let items = file.items[1] - file.items[0];
+            writeln!(out, "  resumed      {}", report::resumed(done, items))?;
+        }
         writeln!(out, "  elapsed      {:.3} s", file.elapsed_s)?;
         writeln!(out, "  written to   {}", path.display())
     })

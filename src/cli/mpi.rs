@@ -96,17 +96,21 @@ pub fn count(args: &CountArgs, mut job: Job) -> anyhow::Result<()> {
     let start = Instant::now();
     let bar = progress::CountBar::new(n);
     let show = |phase| bar.show(phase);
+    let mut resumed = None;
     let tally = match args.checkpoint.as_deref() {
         Some(path) => {
             let header = Header::new(&engine, 0..engine.items());
             match Journal::open(path, &header) {
-                Ok((journal, contents)) => nqueens::exec::mpi::coordinate(
-                    &world,
-                    &engine,
-                    Some((&journal, &contents)),
-                    &show,
-                )
-                .map_err(|e| journal_error(e, path)),
+                Ok((journal, contents)) => {
+                    resumed = Some(contents.done_items());
+                    nqueens::exec::mpi::coordinate(
+                        &world,
+                        &engine,
+                        Some((&journal, &contents)),
+                        &show,
+                    )
+                    .map_err(|e| journal_error(e, path))
+                }
                 Err(e) => {
                     // Nothing to hand out: stop the workers, then say why.
                     stop_workers(&world);
@@ -127,7 +131,7 @@ pub fn count(args: &CountArgs, mut job: Job) -> anyhow::Result<()> {
         threads * workers,
         start.elapsed().as_secs_f64(),
     )?;
-    print_report(&Report::new(count, args.unique), args.json)
+    print_report(&Report::new(count, args.unique).resumed(resumed), args.json)
 }
 
 /// Answers every worker's first request with STOP.

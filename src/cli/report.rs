@@ -52,6 +52,15 @@ pub fn duration(seconds: f64) -> String {
     }
 }
 
+/// What a resumed journal held: `2400 of 2588 items done before` (or
+/// `nothing done before` for a new journal).
+pub fn resumed(done: usize, items: usize) -> String {
+    match done {
+        0 => "nothing done before (new journal)".to_string(),
+        _ => format!("{done} of {items} items done before, from the journal"),
+    }
+}
+
 /// A computed value against the one OEIS lists.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Verdict {
@@ -104,6 +113,10 @@ pub struct Report {
     oeis_unique: Option<u64>,
     /// Whether `unique` equals it.
     matches_oeis_unique: Option<bool>,
+    /// The items a journal (`--checkpoint`) held when this run resumed
+    /// it, counted by earlier runs; absent without a journal.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    resumed_items: Option<usize>,
     /// Whether the text report shows the unique count.
     #[serde(skip)]
     show_unique: bool,
@@ -121,7 +134,16 @@ impl Report {
                 .and_then(|u| Verdict::of(u, oeis_unique).matches()),
             oeis_unique,
             count,
+            resumed_items: None,
             show_unique,
+        }
+    }
+
+    /// The report of a count that resumed a journal holding `items` done.
+    pub fn resumed(self, items: Option<usize>) -> Report {
+        Report {
+            resumed_items: items,
+            ..self
         }
     }
 }
@@ -190,6 +212,9 @@ pub fn write_report(out: &mut dyn Write, report: &Report) -> io::Result<()> {
     }
     writeln!(out, "  subproblems  {}", c.subproblems)?;
     writeln!(out, "  work items   {}", c.items)?;
+    if let Some(done) = report.resumed_items {
+        writeln!(out, "  resumed      {}", resumed(done, c.items))?;
+    }
     if let Some(planned) = c.planned_bytes {
         writeln!(out, "  memory plan  {}", nqueens::bytes(planned))?;
     }

@@ -192,5 +192,8 @@ fn write_plan(out: &mut dyn Write, f: &Fingerprint) -> io::Result<()> {
     writeln!(out, "  n            {}", f.n)?;
     writeln!(out, "  engine       {}", f.engine)?;
     writeln!(out, "  symmetry     {}", f.symmetry)?;
-    writeln!(out, "  split depth  {}", f.depth)
+    match f.engine {
+        EngineId::Join => writeln!(out, "  quarter      {0}x{0}", f.depth),
+        EngineId::Backtrack => writeln!(out, "  split depth  {}", f.depth),
+    }
 }

@@ -63,6 +63,10 @@ enum Command {
     /// Rate this machine in a minute: work units per second on one thread,
     /// the physical and the logical cores, comparable across machines.
     Rate(cli::rate::RateArgs),
+    /// Recount a random sample of the join's work items another way (a
+    /// plain search over the solutions each stands for): how a count is
+    /// trusted where no total is known. Exit status 1 on any difference.
+    Audit(cli::audit::AuditArgs),
 }
 
 fn main() -> ExitCode {
@@ -79,6 +83,7 @@ fn main() -> ExitCode {
         Command::Status(args) => cli::status::run(args),
         Command::Merge(args) => cli::merge::run(args),
         Command::Rate(args) => cli::rate::run(args),
+        Command::Audit(args) => cli::audit::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

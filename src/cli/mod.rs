@@ -3,6 +3,7 @@
 //! lives here; the library only counts.
 
 pub mod args;
+pub mod audit;
 pub mod bench;
 pub mod count;
 pub mod errors;

@@ -26,6 +26,7 @@ pub mod any;
 pub mod backtrack;
 pub mod cpu;
 pub mod join;
+pub mod recount;
 
 use std::ops::Range;
 

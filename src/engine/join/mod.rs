@@ -53,6 +53,7 @@
 //! too empty at n = 18).
 
 pub mod burnside;
+mod describe;
 mod frames;
 mod glue;
 mod items;
@@ -63,6 +64,7 @@ mod splits;
 
 use std::ops::Range;
 
+pub use self::describe::Described;
 use self::frames::Frame;
 use self::items::Item;
 pub use self::layout::MemoryPlan;
@@ -325,6 +327,32 @@ mod tests {
             join.reflect = true;
             let total = join.count(0..join.items()).total();
             assert_eq!(Some(total as u64), known_total(n), "n = {n}");
+        }
+    }
+
+    #[test]
+    fn every_pair_item_recounted_from_its_description_gives_its_tally() {
+        // Odd boards (centre and off-centre frames), even boards plain and
+        // with the reflections folded in.
+        for (n, reflect) in [(5, false), (7, false), (9, false), (11, false), (13, false)]
+            .into_iter()
+            .chain((4..=12).step_by(2).flat_map(|n| [(n, false), (n, true)]))
+        {
+            let mut join = Join::new(n, Join::fastest(), u64::MAX).unwrap();
+            join.reflect = reflect;
+            let fixed = burnside::items(n);
+            assert_eq!(join.describe(fixed - 1), None, "a fixed-point item");
+            assert_eq!(join.describe(join.items()), None, "past the end");
+            for index in fixed..join.items() {
+                let described = join.describe(index).unwrap();
+                let tally = join.count(index..index + 1).weighted;
+                let recounted = crate::engine::recount::recount(&described.set);
+                assert_eq!(
+                    recounted, tally,
+                    "n = {n}, item {index}: {}",
+                    described.text
+                );
+            }
         }
     }
 

@@ -28,7 +28,7 @@ fn pool(threads: usize) -> rayon::ThreadPool {
 }
 
 /// Counts and checks the total against A000170.
-fn count_checked(n: usize, options: &Options) -> u64 {
+fn count_checked(n: usize, options: &Options) -> u128 {
     let total = count(n, options).expect("n is in range").total;
     assert_eq!(Some(total), known_total(n), "{} n = {n}", options.algorithm);
     total

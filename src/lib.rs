@@ -303,8 +303,9 @@ pub struct Options {
 pub struct Count {
     /// The board size.
     pub n: usize,
-    /// The number of solutions.
-    pub total: u64,
+    /// The number of solutions (`u128`: past `u64` from n = 29; JSON
+    /// writes it as a plain integer).
+    pub total: u128,
     /// The algorithm that counted.
     pub algorithm: Algorithm,
     /// The symmetry it used (`none` for the serial algorithms).
@@ -322,7 +323,7 @@ pub struct Count {
     pub items: usize,
     /// Solutions distinct up to rotation and reflection (A002562), when the
     /// count used full symmetry.
-    pub unique: Option<u64>,
+    pub unique: Option<u128>,
     /// The unique solutions by orbit size, when the count used full symmetry.
     pub classes: Option<Classes>,
     /// The instruction-set path the engine counted on (`None` for the
@@ -368,7 +369,7 @@ pub fn count_with_progress(
     let algorithm = choose(n, options, threads)?.algorithm;
     let serial = |total: u64| Count {
         n,
-        total,
+        total: u128::from(total),
         algorithm,
         symmetry: Symmetry::None,
         threads: 1,
@@ -404,8 +405,8 @@ pub fn count_with_progress(
     if !algorithm.is_parallel() {
         progress(Phase::Counting { done: 1, items: 1 }); // a serial search is one piece
     }
-    // The serial counters saturate instead of wrapping.
-    if result.total == u64::MAX {
+    // The serial counters saturate their u64 instead of wrapping.
+    if result.total == u128::from(u64::MAX) {
         return Err(Error::Overflow { n });
     }
     result.elapsed_s = start.elapsed().as_secs_f64();
@@ -528,7 +529,7 @@ impl Count {
     /// they were counted.
     ///
     /// # Errors
-    /// [`Error::Overflow`] if the total does not fit in a `u64`;
+    /// [`Error::Overflow`] if a sum saturated;
     /// [`Error::Burnside`] if the join's counts do not fall into orbits.
     pub fn of_tally(
         fingerprint: &Fingerprint,
@@ -539,7 +540,7 @@ impl Count {
         let classes = classes_of(fingerprint, tally)?;
         Ok(Count {
             n,
-            total: tally.total_u64(n)?,
+            total: tally.total_checked(n)?,
             algorithm: Algorithm::of_engine(fingerprint.engine),
             symmetry: fingerprint.symmetry,
             threads: counted.threads,

@@ -73,12 +73,15 @@ pub const A002562: [u64; 27] = [
 ];
 
 /// The known total for an n×n board, if OEIS lists one.
-pub fn known_total(n: usize) -> Option<u64> {
-    A000170.get(n).copied()
+pub fn known_total(n: usize) -> Option<u128> {
+    A000170.get(n).copied().map(u128::from)
 }
 
 /// The known number of unique solutions for an n×n board (n ≥ 1), if OEIS
 /// lists one.
-pub fn known_unique(n: usize) -> Option<u64> {
-    n.checked_sub(1).and_then(|i| A002562.get(i)).copied()
+pub fn known_unique(n: usize) -> Option<u128> {
+    n.checked_sub(1)
+        .and_then(|i| A002562.get(i))
+        .copied()
+        .map(u128::from)
 }

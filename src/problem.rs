@@ -21,9 +21,9 @@ pub const PROGRAM: &str = concat!(
 
 /// The largest board every algorithm accepts: one bit per column in a `u32`.
 ///
-/// Counts are exact up to it: a sum that would not fit in a `u64` is reported
-/// as [`Error::Overflow`], never wrapped. (The largest known count, n = 27,
-/// is 2.3 × 10¹⁷.)
+/// Counts are exact up to it, in `u128` (Q(32) is about 10²²; the largest
+/// known count, n = 27, is 2.3 × 10¹⁷): a sum that saturated is reported as
+/// [`Error::Overflow`], never wrapped.
 pub const MAX_N: usize = 32;
 
 /// Checks the board size: `1..=MAX_N`.
@@ -93,8 +93,9 @@ pub enum Error {
         /// The board size.
         n: usize,
     },
-    /// The count does not fit in a `u64`.
-    #[error("the number of solutions for n = {n} does not fit in 64 bits")]
+    /// A sum of the count saturated (its `u128`, or a serial counter's
+    /// `u64`).
+    #[error("the number of solutions for n = {n} overflowed its counter")]
     Overflow {
         /// The board size.
         n: usize,

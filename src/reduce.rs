@@ -2,10 +2,11 @@
 //!
 //! Every engine returns a [`Tally`] per work item, and everything above the
 //! engines (the pool, and next the journal, shards and MPI) only adds tallies
-//! up. Weighted counts (symmetry none or mirror) are summed in `u128`; orbit
-//! classes (full symmetry) saturate rather than wrap. The one conversion to
-//! the `u64` a [`Count`](crate::Count) reports is [`Tally::total_u64`], which
-//! refuses anything that does not fit.
+//! up. Weighted counts (symmetry none or mirror) and orbit classes (full
+//! symmetry) are summed in `u128` (Q(32) is about 10²², past `u64` from
+//! n = 29), saturating rather than wrapping; the one way to the total a
+//! [`Count`](crate::Count) reports is [`Tally::total_checked`], which
+//! refuses a saturated sum.
 
 use serde::{Deserialize, Serialize};
 
@@ -15,35 +16,40 @@ use crate::problem::Error;
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Classes {
     /// Orbits of 8 solutions: no symmetry.
-    pub orbit8: u64,
+    pub orbit8: u128,
     /// Orbits of 4: symmetric under the half turn only.
-    pub orbit4: u64,
+    pub orbit4: u128,
     /// Orbits of 2: symmetric under the quarter turn.
-    pub orbit2: u64,
+    pub orbit2: u128,
     /// Orbits of 1: the 1×1 board.
-    pub orbit1: u64,
+    pub orbit1: u128,
 }
 
 impl Classes {
     /// Solutions distinct up to rotation and reflection (A002562).
-    pub fn unique(&self) -> u64 {
-        // No larger than the total, which the engine has checked fits.
+    pub fn unique(&self) -> u128 {
         self.orbit8
             .saturating_add(self.orbit4)
             .saturating_add(self.orbit2)
             .saturating_add(self.orbit1)
     }
 
-    /// All solutions: each orbit counted with its size, in `u128`.
+    /// All solutions: each orbit counted with its size (saturating).
     pub fn total(&self) -> u128 {
-        8 * u128::from(self.orbit8)
-            + 4 * u128::from(self.orbit4)
-            + 2 * u128::from(self.orbit2)
-            + u128::from(self.orbit1)
+        [
+            (self.orbit8, 8),
+            (self.orbit4, 4),
+            (self.orbit2, 2),
+            (self.orbit1, 1),
+        ]
+        .iter()
+        .fold(0u128, |sum, &(orbits, size)| {
+            sum.saturating_add(orbits.saturating_mul(size))
+        })
     }
 
     /// Adds another tally. Sums saturate rather than wrap: a saturated class
-    /// makes [`Classes::total`] exceed `u64::MAX`, which is reported as an
+    /// makes [`Classes::total`] `u128::MAX`, which is reported as an
     /// overflow.
     pub fn add(&mut self, other: Classes) {
         self.orbit8 = self.orbit8.saturating_add(other.orbit8);
@@ -79,11 +85,11 @@ impl Classes {
             (quarter_turn.checked_sub(every), 2),
             (Some(every), 1),
         ];
-        let mut orbits = [0u64; 4];
+        let mut orbits = [0u128; 4];
         for (orbit, (part, size)) in orbits.iter_mut().zip(parts) {
             *orbit = part
                 .filter(|p| p % size == 0)
-                .and_then(|p| u64::try_from(p / size).ok())
+                .map(|p| p / size)
                 .ok_or(Error::Burnside { n })?;
         }
         let [orbit8, orbit4, orbit2, orbit1] = orbits;
@@ -158,15 +164,15 @@ impl Tally {
         self.weighted.saturating_add(self.classes.total())
     }
 
-    /// The total as a `u64`.
+    /// The total, checked.
     ///
     /// # Errors
-    /// [`Error::Overflow`] (for the n×n board) if it does not fit, or
-    /// equals `u64::MAX`, where the kernels saturate.
-    pub fn total_u64(&self, n: usize) -> Result<u64, Error> {
-        u64::try_from(self.total())
-            .ok()
-            .filter(|&t| t != u64::MAX)
+    /// [`Error::Overflow`] (for the n×n board) if a sum saturated: the
+    /// total is `u128::MAX`, or a count of orbits or weighted solutions
+    /// reached it.
+    pub fn total_checked(&self, n: usize) -> Result<u128, Error> {
+        Some(self.total())
+            .filter(|&t| t != u128::MAX && self.weighted != u128::MAX)
             .ok_or(Error::Overflow { n })
     }
 }
@@ -218,33 +224,60 @@ mod tests {
         });
         assert_eq!(a.total(), 15 + 8 + 8 + 2);
         assert_eq!(a.classes.unique(), 4);
-        assert_eq!(a.total_u64(8), Ok(33));
+        assert_eq!(a.total_checked(8), Ok(33));
     }
 
     #[test]
-    fn a_total_past_u64_is_an_overflow_not_a_wrapped_count() {
-        let big = Tally {
-            weighted: u128::from(u64::MAX) + 1,
-            classes: Classes::default(),
+    fn tallies_past_u64_survive_json_exactly() {
+        // Journals, shard files and MPI carry tallies as JSON: Q(32) is
+        // about 10^22.
+        let tally = Tally {
+            weighted: 22_000_000_000_000_000_000_123,
+            classes: Classes {
+                orbit8: u128::from(u64::MAX) * 3 + 7,
+                orbit4: 1 << 100,
+                orbit2: 5,
+                orbit1: 0,
+            },
             fixed: None,
         };
-        assert_eq!(big.total_u64(30), Err(Error::Overflow { n: 30 }));
-        let saturated = Tally {
-            weighted: 0,
+        let text = serde_json::to_string(&tally).unwrap();
+        assert!(text.contains("22000000000000000000123"), "{text}");
+        assert_eq!(serde_json::from_str::<Tally>(&text).unwrap(), tally);
+    }
+
+    #[test]
+    fn totals_past_u64_are_exact_and_a_saturated_sum_is_an_overflow() {
+        // Q(32) is about 10^22: past u64, exact in u128.
+        let big = Tally {
+            weighted: u128::from(u64::MAX) + 1,
             classes: Classes {
-                orbit8: u64::MAX,
+                orbit8: u128::from(u64::MAX),
                 ..Classes::default()
             },
             fixed: None,
         };
-        assert_eq!(saturated.total_u64(30), Err(Error::Overflow { n: 30 }));
-        let kernel_saturated = Tally {
-            weighted: u128::from(u64::MAX),
+        let expected = u128::from(u64::MAX) + 1 + 8 * u128::from(u64::MAX);
+        assert_eq!(big.total_checked(30), Ok(expected));
+        let mut sum = big;
+        sum.add(big);
+        assert_eq!(sum.total_checked(30), Ok(2 * expected));
+        let saturated = Tally {
+            weighted: 0,
+            classes: Classes {
+                orbit8: u128::MAX / 4,
+                ..Classes::default()
+            },
+            fixed: None,
+        };
+        assert_eq!(saturated.total_checked(30), Err(Error::Overflow { n: 30 }));
+        let weighted_saturated = Tally {
+            weighted: u128::MAX,
             classes: Classes::default(),
             fixed: None,
         };
         assert_eq!(
-            kernel_saturated.total_u64(30),
+            weighted_saturated.total_checked(30),
             Err(Error::Overflow { n: 30 })
         );
     }

@@ -48,7 +48,7 @@ fn every_pair_counter_this_cpu_runs_gives_the_same_counts() {
         for n in 1..=15 {
             let engine = Join::new(n, counter, u64::MAX).unwrap();
             let total = engine.count(0..engine.items()).total();
-            assert_eq!(Some(total as u64), known_total(n), "{counter} n = {n}");
+            assert_eq!(Some(total), known_total(n), "{counter} n = {n}");
             if n <= 11 {
                 let searched = nqueens::reference::bitmask::count_iterative(n);
                 assert_eq!(total as u64, searched, "{counter} n = {n}");

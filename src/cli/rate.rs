@@ -266,7 +266,7 @@ fn paths(asked: Option<Simd>) -> anyhow::Result<(Simd, Simd)> {
 }
 
 fn expected(n: usize) -> u128 {
-    u128::from(oeis::known_total(n).expect("the rating's boards are in A000170"))
+    oeis::known_total(n).expect("the rating's boards are in A000170")
 }
 
 /// One pass of one part; a wrong count fails the rating.

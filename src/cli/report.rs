@@ -69,7 +69,7 @@ pub enum Verdict {
     /// OEIS lists another value: the count is wrong (exit status 1).
     Differs {
         /// The value OEIS lists.
-        known: u64,
+        known: u128,
     },
     /// OEIS lists no value for this n.
     Unknown,
@@ -77,7 +77,7 @@ pub enum Verdict {
 
 impl Verdict {
     /// Compares `computed` with `known`, the OEIS value if there is one.
-    pub fn of(computed: u64, known: Option<u64>) -> Verdict {
+    pub fn of(computed: u128, known: Option<u128>) -> Verdict {
         match known {
             Some(known) if known == computed => Verdict::Matches,
             Some(known) => Verdict::Differs { known },
@@ -106,11 +106,11 @@ pub struct Report {
     #[serde(flatten)]
     count: Count,
     /// The A000170 value, where OEIS lists one.
-    oeis_total: Option<u64>,
+    oeis_total: Option<u128>,
     /// Whether `total` equals it (null where OEIS lists no value).
     matches_oeis: Option<bool>,
     /// The A002562 value, where OEIS lists one and the count found `unique`.
-    oeis_unique: Option<u64>,
+    oeis_unique: Option<u128>,
     /// Whether `unique` equals it.
     matches_oeis_unique: Option<bool>,
     /// The items a journal (`--checkpoint`) held when this run resumed
@@ -246,8 +246,8 @@ fn write_check(out: &mut dyn Write, sequence: &str, verdict: Verdict) -> io::Res
 pub fn write_verified(
     out: &mut impl Write,
     width: usize,
-    computed: u64,
-    known: Option<u64>,
+    computed: u128,
+    known: Option<u128>,
 ) -> io::Result<Verdict> {
     let known_text = known.map_or("-".to_string(), |k| k.to_string());
     let verdict = Verdict::of(computed, known);
@@ -278,7 +278,7 @@ mod tests {
         assert_eq!(Verdict::of(91, None).matches(), None);
     }
 
-    fn count(n: usize, total: u64, unique: Option<u64>) -> Count {
+    fn count(n: usize, total: u128, unique: Option<u128>) -> Count {
         Count {
             n,
             total,

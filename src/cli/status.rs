@@ -58,7 +58,7 @@ struct JournalStatus {
     complete: bool,
     /// The solutions in the finished items (a decimal string).
     partial_total: String,
-    partial_unique: Option<u64>,
+    partial_unique: Option<u128>,
     wall_s: f64,
     /// Wall seconds left at the pace so far, by the items' estimated cost.
     estimated_left_s: Option<f64>,

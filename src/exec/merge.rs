@@ -230,7 +230,7 @@ mod tests {
     use crate::problem::Symmetry;
     use crate::reduce::Classes;
 
-    fn shard(index: usize, shards: usize, items: [usize; 2], orbit8: u64) -> (String, ShardFile) {
+    fn shard(index: usize, shards: usize, items: [usize; 2], orbit8: u128) -> (String, ShardFile) {
         let tally = Tally {
             weighted: 0,
             classes: Classes {

@@ -52,8 +52,9 @@ pub const RESULTS: i32 = 3;
 /// of times.
 const BATCHES_PER_WORKER: usize = 4;
 
-/// Words per item in a results message.
-const WORDS_PER_RESULT: usize = 11;
+/// Words per item in a results message: the item, five u128 sums as two
+/// words each, whether the rotations' fixed points were counted, and them.
+const WORDS_PER_RESULT: usize = 15;
 
 /// Runs rank 0's side: hands out the items not yet in `contents` (all of
 /// `engine`'s items when there is no journal), largest estimated cost
@@ -226,34 +227,35 @@ pub fn work<C: Communicator>(world: &C, engine: &dyn Engine, pool: &rayon::Threa
 fn encode(item: usize, tally: Tally) -> [u64; WORDS_PER_RESULT] {
     let c = tally.classes;
     let f = tally.fixed.unwrap_or_default();
-    [
-        item as u64,
-        tally.weighted as u64,
-        (tally.weighted >> 64) as u64,
-        c.orbit8,
-        c.orbit4,
-        c.orbit2,
-        c.orbit1,
-        u64::from(tally.fixed.is_some()),
-        f.half_turn,
-        f.quarter_turn,
-        f.every,
-    ]
+    let mut words = [0u64; WORDS_PER_RESULT];
+    words[0] = item as u64;
+    // The u128 sums as low and high words.
+    for (i, value) in [tally.weighted, c.orbit8, c.orbit4, c.orbit2, c.orbit1]
+        .into_iter()
+        .enumerate()
+    {
+        words[1 + 2 * i] = value as u64;
+        words[2 + 2 * i] = (value >> 64) as u64;
+    }
+    words[11] = u64::from(tally.fixed.is_some());
+    words[12..15].copy_from_slice(&[f.half_turn, f.quarter_turn, f.every]);
+    words
 }
 
 fn decode(words: &[u64]) -> (usize, Tally) {
+    let wide = |i: usize| u128::from(words[1 + 2 * i]) | u128::from(words[2 + 2 * i]) << 64;
     let tally = Tally {
-        weighted: u128::from(words[1]) | u128::from(words[2]) << 64,
+        weighted: wide(0),
         classes: Classes {
-            orbit8: words[3],
-            orbit4: words[4],
-            orbit2: words[5],
-            orbit1: words[6],
+            orbit8: wide(1),
+            orbit4: wide(2),
+            orbit2: wide(3),
+            orbit1: wide(4),
         },
-        fixed: (words[7] == 1).then_some(Fixed {
-            half_turn: words[8],
-            quarter_turn: words[9],
-            every: words[10],
+        fixed: (words[11] == 1).then_some(Fixed {
+            half_turn: words[12],
+            quarter_turn: words[13],
+            every: words[14],
         }),
     };
     (words[0] as usize, tally)

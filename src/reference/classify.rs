@@ -70,7 +70,7 @@ mod tests {
             }
             for bound1 in 2..n - 1 {
                 let state = State::EMPTY.place(1).place(1 << bound1);
-                classes.orbit8 += corner_search(n, bound1, 2, state);
+                classes.orbit8 += u128::from(corner_search(n, bound1, 2, state));
             }
             assert_eq!(classes, classify_by_enumeration(n), "n={n}");
         }

@@ -490,7 +490,7 @@ fn check_plans_fit(ns: &[usize], depths: &[usize], symmetry: Symmetry) -> Result
 }
 
 /// A count that differs from OEIS, or from the previous run, is an error.
-fn check(point: &Point, total: u64, previous: Option<u64>) -> anyhow::Result<()> {
+fn check(point: &Point, total: u128, previous: Option<u128>) -> anyhow::Result<()> {
     if let Verdict::Differs { known } = Verdict::of(total, oeis::known_total(point.n)) {
         bail!(
             "{}: counted {total}, but A000170 lists {known}",

@@ -135,9 +135,9 @@ pub struct Row {
     /// `speedup / threads`.
     pub efficiency: Option<f64>,
     /// The number of solutions counted (every run agreed).
-    pub total: u64,
+    pub total: u128,
     /// The OEIS A000170 value the total was checked against, if known.
-    pub oeis_total: Option<u64>,
+    pub oeis_total: Option<u128>,
 }
 
 /// Fills in `speedup` and `efficiency` from the 1-thread rows.

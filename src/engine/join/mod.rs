@@ -314,7 +314,7 @@ mod tests {
         for n in 1..=16 {
             let join = Join::new(n, Join::fastest(), u64::MAX).unwrap();
             let total = join.count(0..join.items()).total();
-            assert_eq!(Some(total as u64), known_total(n), "n = {n}");
+            assert_eq!(Some(total), known_total(n), "n = {n}");
         }
     }
 
@@ -326,7 +326,7 @@ mod tests {
             let mut join = Join::new(n, Join::fastest(), u64::MAX).unwrap();
             join.reflect = true;
             let total = join.count(0..join.items()).total();
-            assert_eq!(Some(total as u64), known_total(n), "n = {n}");
+            assert_eq!(Some(total), known_total(n), "n = {n}");
         }
     }
 

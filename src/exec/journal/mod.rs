@@ -440,7 +440,7 @@ mod tests {
         }
     }
 
-    fn tally(orbit8: u64) -> Tally {
+    fn tally(orbit8: u128) -> Tally {
         Tally {
             weighted: 0,
             classes: Classes {
@@ -462,7 +462,7 @@ mod tests {
     fn record(items: [usize; 2], orbit8: u64) -> Record {
         Record {
             items,
-            tally: tally(orbit8),
+            tally: tally(u128::from(orbit8)),
             wall_s: 0.25,
         }
     }

@@ -28,9 +28,9 @@ pub fn count_scalar(n: usize, subproblem: &Subproblem) -> Tally {
                 fixed: None,
             };
         }
-        Family::Single => classes.orbit1 = scalar::count_subtree(n, state),
+        Family::Single => classes.orbit1 = u128::from(scalar::count_subtree(n, state)),
         Family::Corner { bound1 } => {
-            classes.orbit8 = corner_search(n, usize::from(bound1), row, state)
+            classes.orbit8 = u128::from(corner_search(n, usize::from(bound1), row, state))
         }
         Family::Side { bound1 } => {
             let side = Side::new(n, usize::from(bound1));

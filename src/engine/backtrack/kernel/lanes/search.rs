@@ -402,7 +402,7 @@ fn add_solved(mut tally: Tally, pieces: &[Subproblem], solved: u64) -> Tally {
     // Every piece is of one family: one weight, or one orbit size.
     match pieces[0].family {
         Family::Weighted(weight) => tally.weighted += u128::from(weight) * u128::from(solved),
-        _ => tally.classes.orbit8 = tally.classes.orbit8.saturating_add(solved),
+        _ => tally.classes.orbit8 = tally.classes.orbit8.saturating_add(u128::from(solved)),
     }
     tally
 }

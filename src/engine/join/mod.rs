@@ -54,6 +54,8 @@
 
 pub mod burnside;
 mod describe;
+#[cfg(test)]
+mod fit;
 mod frames;
 mod glue;
 mod items;

@@ -241,11 +241,29 @@ fn write_text(e: &Estimate, out: &mut dyn Write) -> io::Result<()> {
             items,
             sampled_items,
             sampled_s,
-        } => writeln!(
-            out,
-            "  sample       {sampled_items} of {items} work items, {sampled_s:.3} s on one thread"
-        )?,
+            largest_item_s,
+        } => {
+            writeln!(
+                out,
+                "  sample       {sampled_items} of {items} work items, {sampled_s:.3} s on one thread"
+            )?;
+            let largest = if largest_item_s < 60.0 {
+                format!("{largest_item_s:.3} s")
+            } else {
+                duration(largest_item_s)
+            };
+            writeln!(
+                out,
+                "  largest item {largest} (no count on any number of threads ends sooner)"
+            )?;
+        }
     }
+    writeln!(
+        out,
+        "  core time    {} ({:.3} core-hours)",
+        duration(f.one_thread_s),
+        f.one_thread_s / 3600.0
+    )?;
     writeln!(out, "  algorithm    {}", e.algorithm)?;
     if let Some(simd) = e.simd {
         writeln!(out, "  simd         {simd}")?;

@@ -11,7 +11,9 @@
 //! way. The join, which has no search tree, is forecast by a timed sample
 //! of its own work items ([`sample::time_within`]). Either way the time
 //! on T threads assumes they count [`PARALLEL_EFFICIENCY`] as fast as T
-//! single threads, and the spread is two standard errors either side.
+//! single threads, and the spread is two standard errors either side; the
+//! join's is never less than its largest item's time, which no number of
+//! threads shortens. The one-thread time is the count's core time.
 
 use std::time::Instant;
 
@@ -87,6 +89,9 @@ pub struct Forecast {
     pub estimated_low_s: f64,
     /// Two standard errors above, in seconds.
     pub estimated_high_s: f64,
+    /// Seconds on one thread: the count's core time (core-hours = this /
+    /// 3600).
+    pub one_thread_s: f64,
     /// What it rests on.
     #[serde(flatten)]
     pub basis: Basis,
@@ -119,6 +124,9 @@ pub enum Basis {
         sampled_items: usize,
         /// Seconds the sample took on one thread.
         sampled_s: f64,
+        /// Seconds the largest item should take: the least the count
+        /// takes on any number of threads.
+        largest_item_s: f64,
     },
 }
 
@@ -188,6 +196,7 @@ pub fn forecast(
                 items: sampled.items,
                 sampled_items: sampled.sampled,
                 sampled_s: sampled.sampled_s,
+                largest_item_s: sampled.largest_s,
             },
         );
         return Ok(wanted(forecast, longer_than));
@@ -254,14 +263,20 @@ fn spread(n: usize, threads: usize, one_thread_s: f64, error: f64, basis: Basis)
     } else {
         1.0
     };
+    // No count ends before its largest item (known for the join's).
+    let floor = match basis {
+        Basis::Sample { largest_item_s, .. } => largest_item_s,
+        Basis::Search { .. } => 0.0,
+    };
     let seconds = one_thread_s / (threads as f64 * efficiency);
     let spread = 2.0 * error;
     Forecast {
         n,
         threads,
-        estimated_s: seconds,
-        estimated_low_s: seconds * (1.0 - spread).max(0.0),
-        estimated_high_s: seconds * (1.0 + spread),
+        estimated_s: seconds.max(floor),
+        estimated_low_s: (seconds * (1.0 - spread).max(0.0)).max(floor),
+        estimated_high_s: (seconds * (1.0 + spread)).max(floor),
+        one_thread_s,
         basis,
     }
 }
@@ -359,5 +374,27 @@ mod tests {
         };
         assert!(sampled_items >= 1 && sampled_items <= items);
         assert!(f.estimated_s > 0.0);
+        assert!(f.one_thread_s >= f.estimated_s * 0.9, "{f:?}");
+    }
+
+    #[test]
+    fn no_number_of_threads_forecasts_the_join_below_its_largest_item() {
+        let method = Method::Join {
+            engine: None,
+            max_memory: u64::MAX,
+            simd: Join::fastest(),
+        };
+        let f = forecast(14, method, 1 << 20, None, 0.5).unwrap().unwrap();
+        let Basis::Sample { largest_item_s, .. } = f.basis else {
+            panic!("{f:?}")
+        };
+        assert!(largest_item_s > 0.0, "{f:?}");
+        // A million threads would share the work out to next to nothing.
+        assert!(
+            f.one_thread_s / f64::from(1 << 20) < largest_item_s,
+            "{f:?}"
+        );
+        assert_eq!(f.estimated_s, largest_item_s, "{f:?}");
+        assert!(f.estimated_low_s >= largest_item_s, "{f:?}");
     }
 }

@@ -25,6 +25,10 @@ pub struct Sampled {
     pub seconds: f64,
     /// The standard error of `seconds`, relative to it.
     pub relative_error: f64,
+    /// Seconds the largest item should take on one thread: the most any
+    /// stratum's pace makes of its costliest item, or the first item's
+    /// time if longer. No count on any number of threads ends sooner.
+    pub largest_s: f64,
 }
 
 /// Times `samples` items of `engine` (fewer if it has fewer), spread over
@@ -39,6 +43,7 @@ pub fn time_by_cost(engine: &dyn Engine, samples: usize) -> Sampled {
     let mut seconds = 0.0;
     let mut sampled_s = 0.0;
     let mut paces = Vec::with_capacity(sampled);
+    let mut largest_s: f64 = 0.0;
     for k in 0..sampled {
         // Stratum k: items [k·items/sampled, (k+1)·items/sampled), sampled
         // at its middle.
@@ -50,7 +55,18 @@ pub fn time_by_cost(engine: &dyn Engine, samples: usize) -> Sampled {
         sampled_s += took;
         let pace = took / costs[item];
         seconds += pace * costs[start..end].iter().sum::<f64>();
+        largest_s = largest_s.max(pace * costs[start..end].iter().copied().fold(0.0, f64::max));
         paces.push(pace);
+    }
+    // The first item too, for the largest: the costliest by estimate, and
+    // the join's first items (the rotations' fixed points, costed as its
+    // largest pair item) take up to 8 times as long as that one.
+    if items > 0 && sampled < items {
+        let clock = Instant::now();
+        std::hint::black_box(engine.count(0..1));
+        let took = clock.elapsed().as_secs_f64();
+        sampled_s += took;
+        largest_s = largest_s.max(took);
     }
     let mean = paces.iter().sum::<f64>() / paces.len().max(1) as f64;
     let variance =
@@ -67,6 +83,7 @@ pub fn time_by_cost(engine: &dyn Engine, samples: usize) -> Sampled {
         total_cost,
         seconds,
         relative_error,
+        largest_s,
     }
 }
 

@@ -59,10 +59,9 @@ pub enum Weighing {
 /// The weighted count of the solutions in `set`: each part's rows split
 /// into two groups (those whose queen may stand in the east columns
 /// `0..n/2`, and the others), every placement of each group listed by a
-/// plain row-by-row search, and every pair of placements tested for a
-/// shared column or diagonal, on the current rayon pool. Quadratic in the
-/// placements, but with no table, glue, pattern or pair counter of the
-/// join's.
+/// plain row-by-row search, and the pairs of placements that share no
+/// column or diagonal counted by `pairs`, on the current rayon pool:
+/// no table, glue, pattern or pair counter of the join's.
 pub fn recount(set: &ItemSet) -> u128 {
     set.parts
         .iter()

@@ -82,3 +82,13 @@ fn bad_audits_are_refused_naming_the_flag_and_range() {
     rejects(&["audit", "12", "--seed", "-1"], "--seed <S>", "0..=");
     rejects(&["audit", "12", "--threads", "0"], "--threads <T>", "1..=");
 }
+
+#[test]
+#[ignore = "slow: audits of n = 20 and 21 (scripts/slow-tests.sh)"]
+fn audits_of_larger_boards_match() {
+    for n in ["20", "21"] {
+        let audit = json_of(&["audit", n, "--items", "20", "--seed", "11", "--json"]);
+        assert_eq!(audit["items"].as_array().unwrap().len(), 20, "{audit}");
+        assert_eq!(audit["differences"], 0, "{audit}");
+    }
+}

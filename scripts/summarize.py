@@ -153,6 +153,33 @@ def main():
                     if name.endswith("-join") else
                     "`nqueens estimate` against exact nodes and measured times")
             out += [f"## {name}", "", f"{what}: {median} ([table]({name}/README.md)).", ""]
+        elif (folder / "result.json").exists() and name.startswith("reproduce-"):
+            r = json.loads((folder / "result.json").read_text())
+            ok = lambda v: "matches OEIS" if v else "MISMATCH"
+            out += [f"## {name}", "",
+                    f"Q({r['n']}) = {r['total']} ({ok(r.get('matches_oeis'))}), {r['unique']} unique "
+                    f"({ok(r.get('matches_oeis_unique'))}); journal and segments in [the folder]({name}/README.md).", ""]
+        elif list(folder.glob("audit-*.txt")):
+            for audit in sorted(folder.glob("audit-*.txt")):
+                lines = audit.read_text().strip().splitlines()
+                out += [f"## {name}", "", f"{lines[0]}: {lines[-1]} ([details]({name}/README.md)).", ""]
+        elif (folder / "forecasts.csv").exists():
+            out += [f"## {name}", "", f"`nqueens estimate N --json` for each n ([table]({name}/README.md)).", "",
+                    "| n | engine | wall here (s) | core-hours | 1,000 nodes of 64 cores (s) |", "|---|---|---|---|---|"]
+            with open(folder / "forecasts.csv") as f:
+                for row in csv.DictReader(f):
+                    out.append(f"| {row['n']} | {row['algorithm']} | {float(row['wall_s']):.3g} | "
+                               f"{float(row['core_hours']):.3g} | {float(row['wall_1000_nodes_s']):.3g} |")
+            out.append("")
+        elif (folder / "fit.txt").exists():
+            shipped = [line.strip() for line in (folder / "fit.txt").read_text().splitlines()
+                       if "shipped  fixed-point items at largest" in line]
+            boards = [line.split(":")[0] for line in (folder / "fit.txt").read_text().splitlines()
+                      if line.startswith("n = ")]
+            out += [f"## {name}", "", "Join item times against the cost model: the slowest shard over the mean, for 16, 64 and 256 shards cut by the shipped cost "
+                    f"([details]({name}/README.md)):", ""]
+            out += [f"- {b}: {s.split('shard', 1)[1].strip()}" for b, s in zip(boards, shipped)]
+            out.append("")
         elif (folder / "verify.txt").exists():
             last = (folder / "verify.txt").read_text().strip().splitlines()[-1]
             out += [f"## {name}", "", f"`nqueens verify --unique`: {last} ([table]({name}/README.md)).", ""]

@@ -303,8 +303,7 @@ pub struct Options {
 pub struct Count {
     /// The board size.
     pub n: usize,
-    /// The number of solutions (`u128`: past `u64` from n = 29; JSON
-    /// writes it as a plain integer).
+    /// The number of solutions (past `u64` from n = 29).
     pub total: u128,
     /// The algorithm that counted.
     pub algorithm: Algorithm,

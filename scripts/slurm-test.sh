@@ -51,7 +51,7 @@ cp "$dir/munge/munged.pid" "$dir/munged.pid"
 started+=(munged)
 munge --socket="$dir/munge/munge.socket" -n | unmunge --socket="$dir/munge/munge.socket" >/dev/null
 
-mkdir -p "$dir/state" "$dir/spool" "$dir/run"
+mkdir -p "$dir/state" "$dir/spool"
 cat > "$dir/slurm.conf" <<EOF
 ClusterName=nqueens-test
 SlurmctldHost=$host

@@ -63,9 +63,10 @@ enum Command {
     /// Rate this machine in a minute: work units per second on one thread,
     /// the physical and the logical cores, comparable across machines.
     Rate(cli::rate::RateArgs),
-    /// Recount a random sample of the join's work items another way (a
-    /// plain search over the solutions each stands for): how a count is
-    /// trusted where no total is known. Exit status 1 on any difference.
+    /// Recount a random sample of the join's work items another way (the
+    /// solutions each stands for, counted with none of the join's code):
+    /// how a count is trusted where no total is known. Exit status 1 on
+    /// any difference.
     Audit(cli::audit::AuditArgs),
 }
 

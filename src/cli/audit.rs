@@ -3,9 +3,10 @@
 //! total is known (n = 26 and up). An item's tally is a weighted count of
 //! a set of solutions it can describe (its rows, the odd board's middle
 //! queens, its weight, the reflection rule of even boards from n = 18);
-//! the [recount](nqueens::engine::recount) enumerates that set queen by
-//! queen with no code of the join's, weighs each solution by the same
-//! rule, and any difference is exit status 1.
+//! the [recount](nqueens::engine::recount) counts that set with no code of
+//! the join's (the east and west placements listed by a plain search, the
+//! pairs that share no line counted by splitting both lists), weighs each
+//! solution by the same rule, and any difference is exit status 1.
 
 use std::io::{self, IsTerminal, Write};
 use std::time::{Instant, SystemTime, UNIX_EPOCH};
@@ -138,6 +139,7 @@ pub fn run(args: AuditArgs) -> anyhow::Result<()> {
         .map_err(usage_error)?;
     let fixed = burnside::items(args.n);
     let chosen = choose(join.items() - fixed, args.items, seed);
+    let drawn = chosen.len();
     let mut audit = Audit {
         n: args.n,
         seed,
@@ -145,7 +147,7 @@ pub fn run(args: AuditArgs) -> anyhow::Result<()> {
         pair_items: join.items() - fixed,
         simd: join.simd().to_string(),
         threads,
-        items: Vec::with_capacity(chosen.len()),
+        items: Vec::with_capacity(drawn),
         differences: 0,
         elapsed_s: 0.0,
     };
@@ -163,12 +165,10 @@ pub fn run(args: AuditArgs) -> anyhow::Result<()> {
         let recount_s = clock.elapsed().as_secs_f64();
         if terminal && !args.json {
             eprintln!(
-                "audit: item {item} ({}/{}) recounted in {recount_s:.1} s",
-                done + 1,
-                audit.items.capacity()
+                "audit: item {item} ({}/{drawn}) recounted in {recount_s:.1} s",
+                done + 1
             );
         }
-        audit.differences += usize::from(tally != recounted);
         audit.items.push(Audited {
             item,
             stands_for: described.text,
@@ -179,6 +179,7 @@ pub fn run(args: AuditArgs) -> anyhow::Result<()> {
             recount_s,
         });
     }
+    audit.differences = audit.items.iter().filter(|a| !a.matches).count();
     audit.elapsed_s = start.elapsed().as_secs_f64();
     print(&audit, args.json, write_text)?;
     if audit.differences > 0 {

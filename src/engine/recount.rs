@@ -86,6 +86,17 @@ struct Placed {
     long: [u32; 2],
 }
 
+impl Placed {
+    /// Whether `self` and `other` share no column or diagonal.
+    #[inline(always)]
+    fn apart(&self, other: &Placed) -> bool {
+        (self.columns & other.columns)
+            | (self.rising & other.rising)
+            | (self.falling & other.falling)
+            == 0
+    }
+}
+
 /// Every placement of one queen on each of `rows`, in the columns
 /// `allowed` gives them, no two attacking.
 fn placements(n: usize, allowed: &[u64], rows: &[usize]) -> Vec<Placed> {
@@ -240,26 +251,15 @@ fn one_by_one(east: &[Placed], west: &[Placed], weighing: Weighing) -> u128 {
     let mut total = 0u128;
     for e in east {
         let count: u64 = match weighing {
-            Weighing::Plain => west
-                .iter()
-                .map(|w| {
-                    u64::from(
-                        (e.columns & w.columns) | (e.rising & w.rising) | (e.falling & w.falling)
-                            == 0,
-                    )
-                })
-                .sum(),
+            Weighing::Plain => west.iter().map(|w| u64::from(e.apart(w))).sum(),
             // A half (of the columns) with no queen on the long diagonals
             // counts 2^k, k the other half's queens on them.
             Weighing::Reflected => west
                 .iter()
                 .map(|w| {
-                    let apart =
-                        (e.columns & w.columns) | (e.rising & w.rising) | (e.falling & w.falling)
-                            == 0;
                     let (east, west) = (e.long[0] + w.long[0], e.long[1] + w.long[1]);
                     let clean = |queens: u32, other: u32| u64::from(queens == 0) << other;
-                    u64::from(apart) * (clean(east, west) + clean(west, east))
+                    u64::from(e.apart(w)) * (clean(east, west) + clean(west, east))
                 })
                 .sum(),
         };

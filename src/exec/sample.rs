@@ -26,8 +26,9 @@ pub struct Sampled {
     /// The standard error of `seconds`, relative to it.
     pub relative_error: f64,
     /// Seconds the largest item should take on one thread: the most any
-    /// stratum's pace makes of its costliest item, or the first item's
-    /// time if longer. No count on any number of threads ends sooner.
+    /// stratum's pace makes of its costliest item ([`time_within`] also
+    /// times the first item). No count on any number of threads ends
+    /// sooner.
     pub largest_s: f64,
 }
 
@@ -54,19 +55,12 @@ pub fn time_by_cost(engine: &dyn Engine, samples: usize) -> Sampled {
         let took = clock.elapsed().as_secs_f64();
         sampled_s += took;
         let pace = took / costs[item];
-        seconds += pace * costs[start..end].iter().sum::<f64>();
-        largest_s = largest_s.max(pace * costs[start..end].iter().copied().fold(0.0, f64::max));
+        let (sum, most) = costs[start..end]
+            .iter()
+            .fold((0.0, 0.0f64), |(sum, most), &c| (sum + c, most.max(c)));
+        seconds += pace * sum;
+        largest_s = largest_s.max(pace * most);
         paces.push(pace);
-    }
-    // The first item too, for the largest: the costliest by estimate, and
-    // the join's first items (the rotations' fixed points, costed as its
-    // largest pair item) take up to 8 times as long as that one.
-    if items > 0 && sampled < items {
-        let clock = Instant::now();
-        std::hint::black_box(engine.count(0..1));
-        let took = clock.elapsed().as_secs_f64();
-        sampled_s += took;
-        largest_s = largest_s.max(took);
     }
     let mean = paces.iter().sum::<f64>() / paces.len().max(1) as f64;
     let variance =
@@ -95,7 +89,26 @@ pub const FIRST_SAMPLES: usize = 16;
 /// what an item takes, then the sample is drawn again as large as the
 /// budget allows (at n = 22 the join's items take 0.2 s each: 256 of them,
 /// 50 s, were timed before a count that said it would take 20 minutes).
+///
+/// The largest item's time is also bounded by the first item's, timed once
+/// on its own unless the sample covered every item: the costliest by
+/// estimate, and the join's first items (the rotations' fixed points,
+/// costed as its largest pair item) take up to 8 times as long as that one.
 pub fn time_within(engine: &dyn Engine, max_samples: usize, budget_s: f64) -> Sampled {
+    let mut sampled = drawn_within(engine, max_samples, budget_s);
+    if engine.items() > 0 && sampled.sampled < engine.items() {
+        let clock = Instant::now();
+        std::hint::black_box(engine.count(0..1));
+        let took = clock.elapsed().as_secs_f64();
+        sampled.sampled_s += took;
+        sampled.largest_s = sampled.largest_s.max(took);
+    }
+    sampled
+}
+
+/// The stratified sample [`time_within`] draws: a first pass, then one as
+/// large as the budget allows.
+fn drawn_within(engine: &dyn Engine, max_samples: usize, budget_s: f64) -> Sampled {
     let first = time_by_cost(engine, FIRST_SAMPLES.min(max_samples));
     if first.sampled >= engine.items() || first.sampled >= max_samples {
         return first;

@@ -112,16 +112,16 @@ impl Join {
     fn words(&self, frames: &[Frame], item: &Item, reflected: bool) -> String {
         let first = &frames[0];
         let rows = self.board_rows((u32::from(item.north), u32::from(item.south)));
-        let list = |values: &[usize]| {
+        let list = |values: &[usize], between: &str| {
             values
                 .iter()
                 .map(usize::to_string)
                 .collect::<Vec<_>>()
-                .join(" ")
+                .join(between)
         };
         let mut text = match first.fold {
-            Fold::MirrorAndFlip => format!("east queens on rows {{{}}}", list(&rows)),
-            Fold::None => format!("west queens on rows {{{}}}", list(&rows)),
+            Fold::MirrorAndFlip => format!("east queens on rows {{{}}}", list(&rows, " ")),
+            Fold::None => format!("west queens on rows {{{}}}", list(&rows, " ")),
         };
         if self.n % 2 == 1 {
             let (_, row) = self.middle_queens(first);
@@ -131,7 +131,7 @@ impl Join {
                 let columns: Vec<usize> = frames.iter().map(|f| self.middle_queens(f).0).collect();
                 text.push_str(&format!(
                     ", the middle column's queen on row {row}, the middle row's on column {} ({} frames)",
-                    columns.iter().map(usize::to_string).collect::<Vec<_>>().join(" or "),
+                    list(&columns, " or "),
                     frames.len()
                 ));
             }

@@ -52,6 +52,14 @@ public    the join against the fastest public CPU counter,
           (built by scripts/build-public-join.sh into --public DIR): target
           < 1 at each.
 
+large     the join where lists are long (issue 17, item 2): `count N
+          --threads 2` against the public counter on 2 threads at n = 18,
+          19 and 20 (built by scripts/build-public-join.sh 18 19 20 into
+          --public DIR), target <= 0.50 at n = 20; our growth per n from 18
+          to 20 is no steeper than its when the ratio at 20 is at most the
+          ratio at 18. With --baseline, `count 20 --threads 2` against the
+          older binary.
+
 simd      the join on each instruction-set path against the public
           counter built for the matching CPU, one thread, n = 16, 17, 18:
           --simd avx2 against the -march=haswell build (--public-haswell
@@ -294,6 +302,24 @@ def public_join(public):
     return suite
 
 
+def large_join(public):
+    def suite(binary, refcount, baseline=None):
+        comparisons = [
+            (f"count {n} --threads 2 / public join {n} (2 threads)",
+             "<= 0.50" if n == 20 else "at 20 <= at 18",
+             count(binary, n, "--threads", "2"), ours(n),
+             [str(public / f"nq{n}"), "2"], public_count(n))
+            for n in (18, 19, 20)
+        ]
+        if baseline:
+            comparisons.append(
+                ("count 20 --threads 2 / the baseline's", "< 1",
+                 count(binary, 20, "--threads", "2"), ours(20),
+                 count(baseline, 20, "--threads", "2"), ours(20)))
+        return comparisons, []
+    return suite
+
+
 def crossover(binary, refcount, baseline=None):
     def algo(n, name, simd):
         return count(binary, n, "--algo", name, "--threads", "1", "--simd", simd)
@@ -380,6 +406,7 @@ SUITES = {
     "mpi": mpi,
     "house": house,
     "public": None,  # needs --public
+    "large": None,  # needs --public
     "simd": None,  # needs --public and --public-haswell
 }
 
@@ -409,12 +436,12 @@ def main():
     parser.add_argument(
         "--baseline",
         type=Path,
-        help="an older nqueens binary to compare with (layers and house suites)",
+        help="an older nqueens binary to compare with (layers, house and large suites)",
     )
     parser.add_argument(
         "--public",
         type=Path,
-        help="folder of the public join's binaries nq16..nq18 (public suite; "
+        help="folder of the public join's binaries nq16..nq20 (public and large suites; "
         "scripts/build-public-join.sh makes them)",
     )
     parser.add_argument(
@@ -430,6 +457,10 @@ def main():
         if not args.public:
             sys.exit("error: the public suite needs --public DIR")
         SUITES["public"] = public_join(args.public.resolve())
+    if args.suite == "large":
+        if not args.public:
+            sys.exit("error: the large suite needs --public DIR")
+        SUITES["large"] = large_join(args.public.resolve())
     if args.suite == "simd":
         if not (args.public and args.public_haswell):
             sys.exit("error: the simd suite needs --public DIR and --public-haswell DIR")

@@ -131,10 +131,13 @@ impl Join {
             tables: sizes.table_bytes() + sizes.bytes(),
             items: (order.len() * (std::mem::size_of::<Item>() + 4)) as u64,
             // East, west, one side's halves off the long diagonals, lower
-            // quarters.
+            // quarters; the pair counter's sieve sorts a copy of both
+            // sides, with a byte per pattern of the longer.
             per_thread: scratch
                 + 8 * (largest.east + largest.west + largest.east.max(largest.west))
-                + 16 * largest.lower,
+                + 16 * largest.lower
+                + 8 * (largest.east + largest.west)
+                + largest.east.max(largest.west),
             threads,
         };
         let (costs, items) = order.into_iter().unzip();

@@ -122,14 +122,14 @@ unsafe fn add_words(sums: __m256i, bytes: __m256i, shift: u32) -> __m256i {
     _mm256_add_epi64(sums, weighted)
 }
 
-/// The pairs of `sliced` and `stream` with no common bit among patterns
-/// of `bits` bits, each counted 2^k times for the k bits of `weights` its
-/// `stream` pattern has.
+/// The pairs of `sliced` and the patterns of `streams` with no common bit
+/// among patterns of `bits` bits, each counted 2^k times for the k bits of
+/// `weights` its stream pattern has.
 ///
 /// # Safety
 /// The CPU must have AVX2, BMI1, BMI2 and POPCNT.
 #[target_feature(enable = "avx2,bmi1,bmi2,popcnt")]
-pub(super) unsafe fn count(sliced: &[u64], stream: &[u64], bits: usize, weights: u64) -> u64 {
+pub(super) unsafe fn count(sliced: &[u64], streams: &[&[u64]], bits: usize, weights: u64) -> u64 {
     // Whole blocks of 512 in register pairs; a rest of up to 256 in one.
     let rest = sliced.len() % (64 * W2);
     let (wide, narrow) = sliced.split_at(if rest > 64 * W {
@@ -139,10 +139,10 @@ pub(super) unsafe fn count(sliced: &[u64], stream: &[u64], bits: usize, weights:
     });
     let mut pairs = 0;
     if !wide.is_empty() {
-        pairs += by_chunks!(Avx2Pair, W2, wide, stream, bits, weights);
+        pairs += by_chunks!(Avx2Pair, W2, wide, streams, bits, weights);
     }
     if !narrow.is_empty() {
-        pairs += by_chunks!(Avx2, W, narrow, stream, bits, weights);
+        pairs += by_chunks!(Avx2, W, narrow, streams, bits, weights);
     }
     pairs
 }

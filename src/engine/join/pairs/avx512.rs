@@ -11,10 +11,11 @@ use super::CHUNK;
 const BLOCK: usize = 512;
 
 /// The bit-sliced count with 512 patterns a block: `sliced` in the
-/// blocks, `stream` past them, each pair counted 2^k times for the k
-/// bits of `weights` its `stream` pattern has.
+/// blocks (their tables built once), the patterns of `streams` past them,
+/// each pair counted 2^k times for the k bits of `weights` its stream
+/// pattern has.
 #[target_feature(enable = "avx512f,avx512vpopcntdq,popcnt,bmi1,bmi2")]
-pub(super) fn count(sliced: &[u64], stream: &[u64], bits: usize, weights: u64) -> u64 {
+pub(super) fn count(sliced: &[u64], streams: &[&[u64]], bits: usize, weights: u64) -> u64 {
     // Monomorphized per chunk count: the chunk loop unrolls, and its
     // table lookups (a value masked to 0..32 into a [_; 32]) need no
     // bounds check.
@@ -22,11 +23,11 @@ pub(super) fn count(sliced: &[u64], stream: &[u64], bits: usize, weights: u64) -
         ($($chunks:literal)*) => {
             match bits.div_ceil(CHUNK).max(1) {
                 $($chunks => if weights == 0 {
-                    count_chunks::<$chunks, false>(sliced, stream, 0)
+                    count_chunks::<$chunks, false>(sliced, streams, 0)
                 } else {
-                    count_chunks::<$chunks, true>(sliced, stream, weights)
+                    count_chunks::<$chunks, true>(sliced, streams, weights)
                 },)*
-                _ => count_chunks::<13, false>(sliced, stream, weights),
+                _ => count_chunks::<13, false>(sliced, streams, weights),
             }
         };
     }
@@ -40,10 +41,10 @@ pub(super) fn count(sliced: &[u64], stream: &[u64], bits: usize, weights: u64) -
 #[target_feature(enable = "avx512f,avx512vpopcntdq,popcnt,bmi1,bmi2")]
 fn count_chunks<const CHUNKS: usize, const WEIGHTED: bool>(
     sliced: &[u64],
-    stream: &[u64],
+    streams: &[&[u64]],
     weights: u64,
 ) -> u64 {
-    if stream.is_empty() {
+    if streams.iter().all(|s| s.is_empty()) {
         return 0;
     }
     let mut first = vec![[_mm512_setzero_si512(); 1 << CHUNK]; CHUNKS];
@@ -54,11 +55,15 @@ fn count_chunks<const CHUNKS: usize, const WEIGHTED: bool>(
         build_tables(a, &mut first);
         let first: &Tables<CHUNKS> = first.as_slice().try_into().expect("CHUNKS tables");
         if b.is_empty() {
-            sums = stream_one::<CHUNKS, WEIGHTED>(first, stream, weights, sums);
+            for stream in streams {
+                sums = stream_one::<CHUNKS, WEIGHTED>(first, stream, weights, sums);
+            }
         } else {
             build_tables(b, &mut second);
             let second: &Tables<CHUNKS> = second.as_slice().try_into().expect("CHUNKS tables");
-            sums = stream_two::<CHUNKS, WEIGHTED>([first, second], stream, weights, sums);
+            for stream in streams {
+                sums = stream_two::<CHUNKS, WEIGHTED>([first, second], stream, weights, sums);
+            }
         }
     }
     _mm512_reduce_add_epi64(sums) as u64

@@ -36,17 +36,18 @@ pub(super) trait Lanes<const W: usize>: Copy {
     fn total(sums: Self::Sums) -> u64;
 }
 
-/// The pairs of `sliced` and `stream` with no common bit, each counted
-/// 2^k times for the k bits of `weights` its `stream` pattern has (all
-/// bits of every pattern below `CHUNKS * CHUNK`), `sliced` in blocks of
-/// `64 W`.
+/// The pairs of `sliced` and the patterns of `streams` with no common
+/// bit, each counted 2^k times for the k bits of `weights` its stream
+/// pattern has (all bits of every pattern below `CHUNKS * CHUNK`),
+/// `sliced` in blocks of `64 W`, each block's tables built once for all
+/// the streams.
 #[inline(always)]
 pub(super) fn stream<L: Lanes<W>, const W: usize, const CHUNKS: usize, const WEIGHTED: bool>(
     sliced: &[u64],
-    stream: &[u64],
+    streams: &[&[u64]],
     weights: u64,
 ) -> u64 {
-    if stream.is_empty() {
+    if streams.iter().all(|s| s.is_empty()) {
         return 0;
     }
     let mut tables = vec![[Words([0; W]); VALUES]; CHUNKS];
@@ -55,17 +56,19 @@ pub(super) fn stream<L: Lanes<W>, const W: usize, const CHUNKS: usize, const WEI
         build_tables(block, &mut tables);
         let tables: &[[Words<W>; VALUES]; CHUNKS] =
             tables.as_slice().try_into().expect("CHUNKS tables");
-        for &x in stream {
-            let mut lanes = L::load(&tables[0][x as usize % VALUES]);
-            for_each_chunk!(CHUNKS, chunk => {
-                lanes = lanes.and(&tables[chunk][(x >> (chunk * CHUNK)) as usize % VALUES]);
-            });
-            let shift = if WEIGHTED {
-                (x & weights).count_ones()
-            } else {
-                0
-            };
-            sums = L::add_count(sums, lanes, shift);
+        for stream in streams {
+            for &x in *stream {
+                let mut lanes = L::load(&tables[0][x as usize % VALUES]);
+                for_each_chunk!(CHUNKS, chunk => {
+                    lanes = lanes.and(&tables[chunk][(x >> (chunk * CHUNK)) as usize % VALUES]);
+                });
+                let shift = if WEIGHTED {
+                    (x & weights).count_ones()
+                } else {
+                    0
+                };
+                sums = L::add_count(sums, lanes, shift);
+            }
         }
     }
     L::total(sums)

@@ -60,6 +60,7 @@ mod blocks;
 #[cfg(target_arch = "aarch64")]
 mod neon;
 mod portable;
+mod sieve;
 
 use crate::engine::cpu::{self, Path, Simd};
 
@@ -121,20 +122,71 @@ fn count_into(simd: Simd, sliced: &[u64], stream: &[u64], bits: usize, weights: 
     if sliced.len().min(stream.len()) < NAIVE_BELOW {
         return count_naive_weighted(sliced, stream, weights);
     }
+    let key = sieve::Key::choose(sliced, stream, (bits, weights), sort_cost(simd));
+    if key.len() == 0 {
+        return count_streams(simd, sliced, &[stream], bits, weights);
+    }
+    count_sieved(simd, key, (sliced, stream), bits, weights)
+}
+
+/// Whether the sieve sorts by bit extraction on `simd`: every CPU with
+/// AVX-512 has it in hardware; some AVX2 ones run it in microcode, slower
+/// than the gathers.
+fn extracts_bits(simd: Simd) -> bool {
+    simd == Simd::Avx512
+}
+
+/// What the sieve's sorting costs a pattern on `simd`.
+fn sort_cost(simd: Simd) -> f64 {
+    if extracts_bits(simd) {
+        sieve::SORT_PEXT
+    } else {
+        sieve::SORT_GATHERS
+    }
+}
+
+/// [`count_into`] through the sieve on `key`.
+fn count_sieved(
+    simd: Simd,
+    key: sieve::Key,
+    sides: (&[u64], &[u64]),
+    bits: usize,
+    weights: u64,
+) -> u64 {
+    sieve::count(
+        key,
+        sides,
+        (bits, weights),
+        extracts_bits(simd),
+        |a, streams, bits, weights| count_streams(simd, a, streams, bits, weights),
+    )
+}
+
+/// The pairs of `sliced` and the patterns of `streams` with no common
+/// bit, each counted 2^k times for the k bits of `weights` its stream
+/// pattern has, on `simd`.
+fn count_streams(simd: Simd, sliced: &[u64], streams: &[&[u64]], bits: usize, weights: u64) -> u64 {
+    let streamed: usize = streams.iter().map(|s| s.len()).sum();
+    if sliced.len().min(streamed) < NAIVE_BELOW {
+        return streams
+            .iter()
+            .map(|stream| count_naive_weighted(sliced, stream, weights))
+            .sum();
+    }
     match simd {
-        Simd::None => portable::count(sliced, stream, bits, weights),
+        Simd::None => portable::count(sliced, streams, bits, weights),
         #[cfg(target_arch = "x86_64")]
         Simd::Avx2 if cpu::avx2() => {
             // SAFETY: the features the function is compiled for are here.
-            unsafe { avx2::count(sliced, stream, bits, weights) }
+            unsafe { avx2::count(sliced, streams, bits, weights) }
         }
         #[cfg(target_arch = "x86_64")]
         Simd::Avx512 if cpu::avx512_pairs() => {
             // SAFETY: the features the function is compiled for are here.
-            unsafe { avx512::count(sliced, stream, bits, weights) }
+            unsafe { avx512::count(sliced, streams, bits, weights) }
         }
         #[cfg(target_arch = "aarch64")]
-        Simd::Neon => neon::count(sliced, stream, bits, weights),
+        Simd::Neon => neon::count(sliced, streams, bits, weights),
         _ => panic!("the {simd} pair counter on a CPU without it"),
     }
 }
@@ -205,6 +257,24 @@ mod tests {
                             let weights = thin(&[weights], 40, 2)[0];
                             prop_assert_eq!(
                                 count_weighted($counter, &a, &b, 40, weights),
+                                count_naive_weighted(&a, &b, weights)
+                            );
+                        }
+                    }
+
+                    #[test]
+                    fn sieved_counts_are_the_weighted_double_loop(
+                        a in prop::collection::vec(any::<u64>(), 0..1500),
+                        b in prop::collection::vec(any::<u64>(), 0..700),
+                        key in prop::collection::vec(0u32..40, 1..=sieve::MOST_KEY_BITS),
+                        weights in any::<u64>(),
+                    ) {
+                        if runs_in($counter, "sieved_counts_are_the_weighted_double_loop") {
+                            let (a, b) = (thin(&a, 40, 2), thin(&b, 40, 2));
+                            let key = key.iter().fold(0u64, |mask, &bit| mask | 1 << bit);
+                            let weights = thin(&[weights], 40, 3)[0] & !key;
+                            prop_assert_eq!(
+                                count_sieved($counter, sieve::Key::of(key), (&a, &b), 40, weights),
                                 count_naive_weighted(&a, &b, weights)
                             );
                         }

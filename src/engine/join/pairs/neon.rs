@@ -55,9 +55,9 @@ impl Lanes<W> for Neon {
     }
 }
 
-/// The pairs of `sliced` and `stream` with no common bit among patterns
-/// of `bits` bits, each counted 2^k times for the k bits of `weights` its
-/// `stream` pattern has.
-pub(super) fn count(sliced: &[u64], stream: &[u64], bits: usize, weights: u64) -> u64 {
-    by_chunks!(Neon, W, sliced, stream, bits, weights)
+/// The pairs of `sliced` and the patterns of `streams` with no common bit
+/// among patterns of `bits` bits, each counted 2^k times for the k bits of
+/// `weights` its stream pattern has.
+pub(super) fn count(sliced: &[u64], streams: &[&[u64]], bits: usize, weights: u64) -> u64 {
+    by_chunks!(Neon, W, sliced, streams, bits, weights)
 }

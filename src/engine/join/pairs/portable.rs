@@ -42,24 +42,24 @@ impl Lanes<W> for Portable {
     }
 }
 
-/// The pairs of `sliced` and `stream` with no common bit among patterns
-/// of `bits` bits, each counted 2^k times for the k bits of `weights` its
-/// `stream` pattern has.
-pub(super) fn count(sliced: &[u64], stream: &[u64], bits: usize, weights: u64) -> u64 {
+/// The pairs of `sliced` and the patterns of `streams` with no common bit
+/// among patterns of `bits` bits, each counted 2^k times for the k bits of
+/// `weights` its stream pattern has.
+pub(super) fn count(sliced: &[u64], streams: &[&[u64]], bits: usize, weights: u64) -> u64 {
     #[cfg(target_arch = "x86_64")]
     if std::is_x86_feature_detected!("popcnt") {
         // SAFETY: the feature the function is compiled for was detected.
-        return unsafe { count_popcnt(sliced, stream, bits, weights) };
+        return unsafe { count_popcnt(sliced, streams, bits, weights) };
     }
-    count_any(sliced, stream, bits, weights)
+    count_any(sliced, streams, bits, weights)
 }
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "popcnt")]
-fn count_popcnt(sliced: &[u64], stream: &[u64], bits: usize, weights: u64) -> u64 {
-    by_chunks!(Portable, W, sliced, stream, bits, weights)
+fn count_popcnt(sliced: &[u64], streams: &[&[u64]], bits: usize, weights: u64) -> u64 {
+    by_chunks!(Portable, W, sliced, streams, bits, weights)
 }
 
-fn count_any(sliced: &[u64], stream: &[u64], bits: usize, weights: u64) -> u64 {
-    by_chunks!(Portable, W, sliced, stream, bits, weights)
+fn count_any(sliced: &[u64], streams: &[&[u64]], bits: usize, weights: u64) -> u64 {
+    by_chunks!(Portable, W, sliced, streams, bits, weights)
 }

@@ -302,14 +302,19 @@ def public_join(public):
     return suite
 
 
-def large_join(public):
+LARGE_SIZES = (18, 19, 20)
+
+
+def large_join(public, sizes=LARGE_SIZES):
+    goals = {18: "at 20 <= at 18", 19: "at 20 <= at 18", 20: "<= 0.50"}
+
     def suite(binary, refcount, baseline=None):
         comparisons = [
             (f"count {n} --threads 2 / public join {n} (2 threads)",
-             "<= 0.50" if n == 20 else "at 20 <= at 18",
+             goals.get(n, "(measured)"),
              count(binary, n, "--threads", "2"), ours(n),
              [str(public / f"nq{n}"), "2"], public_count(n))
-            for n in (18, 19, 20)
+            for n in sizes
         ]
         if baseline:
             comparisons.append(
@@ -450,6 +455,13 @@ def main():
         help="folder of the public join's binaries built with MARCH=haswell "
         "(simd suite)",
     )
+    parser.add_argument(
+        "--sizes",
+        type=int,
+        nargs="+",
+        help="the boards of the large suite (default 18 19 20; others go to a "
+        "folder named after them, e.g. large-n21)",
+    )
     args = parser.parse_args()
     if args.runs < 1:
         sys.exit("error: --runs must be at least 1")
@@ -460,7 +472,7 @@ def main():
     if args.suite == "large":
         if not args.public:
             sys.exit("error: the large suite needs --public DIR")
-        SUITES["large"] = large_join(args.public.resolve())
+        SUITES["large"] = large_join(args.public.resolve(), tuple(args.sizes or LARGE_SIZES))
     if args.suite == "simd":
         if not (args.public and args.public_haswell):
             sys.exit("error: the simd suite needs --public DIR and --public-haswell DIR")
@@ -491,7 +503,10 @@ def main():
         summary.append((f"peak RSS {label}", f"{rss_kib / 1024:.1f} MiB, {wall:.1f} s, exit {status}", goal))
         print(f"{label}: {rss_kib / 1024:.1f} MiB peak, {wall:.1f} s, exit {status}", flush=True)
 
-    out = measure.results_dir(args.suite)
+    label = args.suite
+    if args.sizes and tuple(args.sizes) != LARGE_SIZES:
+        label += "-n" + "-".join(map(str, args.sizes))
+    out = measure.results_dir(label)
     measure.write_atomically(
         out / "pairs.csv",
         "comparison,pair,time_a_s,time_b_s,ratio_a_over_b\n"
@@ -509,7 +524,7 @@ def main():
 
 {what}
 
-Measured by `scripts/targets.py {args.suite} --runs {args.runs}{" --baseline " + args.baseline.name if args.baseline else ""}`. Ratios are
+Measured by `scripts/targets.py {args.suite} --runs {args.runs}{" --sizes " + " ".join(map(str, args.sizes)) if args.sizes else ""}{" --baseline " + args.baseline.name if args.baseline else ""}`. Ratios are
 the median over {args.runs} alternating pairs of (time of the first command) /
 (time of the second); every run's count was checked against A000170, and
 its unique count, where it gives one, against A002562.

@@ -11,7 +11,9 @@
 //! registers, aarch64) and AVX-512 (512 patterns in one register,
 //! `vpopcntq`: about 0.03 instructions a pair). The join counts on the one
 //! it is given; every path gives the same counts (the tests below run each
-//! one this CPU runs against the double loop).
+//! one this CPU runs against the double loop). Long lists go through the
+//! sieve (`sieve.rs`) first: sorted on a few key bits, so that buckets
+//! clashing on them are never compared.
 
 /// Bits per chunk of the precomputed ANDs.
 const CHUNK: usize = 5;
@@ -122,7 +124,7 @@ fn count_into(simd: Simd, sliced: &[u64], stream: &[u64], bits: usize, weights: 
     if sliced.len().min(stream.len()) < NAIVE_BELOW {
         return count_naive_weighted(sliced, stream, weights);
     }
-    let key = sieve::Key::choose(sliced, stream, (bits, weights), sort_cost(simd));
+    let key = sieve::Key::choose(sliced, stream, (bits, weights), extracts_bits(simd));
     if key.len() == 0 {
         return count_streams(simd, sliced, &[stream], bits, weights);
     }
@@ -134,15 +136,6 @@ fn count_into(simd: Simd, sliced: &[u64], stream: &[u64], bits: usize, weights: 
 /// than the gathers.
 fn extracts_bits(simd: Simd) -> bool {
     simd == Simd::Avx512
-}
-
-/// What the sieve's sorting costs a pattern on `simd`.
-fn sort_cost(simd: Simd) -> f64 {
-    if extracts_bits(simd) {
-        sieve::SORT_PEXT
-    } else {
-        sieve::SORT_GATHERS
-    }
 }
 
 /// [`count_into`] through the sieve on `key`.

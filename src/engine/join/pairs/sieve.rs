@@ -39,8 +39,8 @@ const TABLES: f64 = 400.0;
 
 /// What sorting a pattern costs, in patterns streamed past a block: by
 /// bit extraction and by the gathers.
-pub(super) const SORT_PEXT: f64 = 0.5;
-pub(super) const SORT_GATHERS: f64 = 3.0;
+const SORT_PEXT: f64 = 0.5;
+const SORT_GATHERS: f64 = 3.0;
 
 thread_local! {
     static SCRATCH: RefCell<Scratch> = RefCell::new(Scratch::default());
@@ -58,13 +58,14 @@ pub(super) struct Key {
 
 impl Key {
     /// The key for counting `sliced` against `stream` (patterns of `bits`
-    /// bits, the bits of `weights` never in a key): none where the sliced
-    /// side is too short to split.
+    /// bits, the bits of `weights` never in a key), sorted by bit
+    /// extraction if `pext`: none where the sliced side is too short to
+    /// split.
     pub(super) fn choose(
         sliced: &[u64],
         stream: &[u64],
         (bits, weights): (usize, u64),
-        sort_cost: f64,
+        pext: bool,
     ) -> Key {
         // Below two blocks nothing can gain.
         if (sliced.len() as f64) < 2.0 * LANES {
@@ -87,6 +88,7 @@ impl Key {
         // meet (the fraction left after each bit's, as if independent),
         // and the sorting; a bucket's last block is half empty on average.
         let (sliced_len, stream_len) = (sliced.len() as f64, stream.len() as f64);
+        let sort_cost = if pext { SORT_PEXT } else { SORT_GATHERS };
         let mut best = ((sliced_len / LANES).ceil() * (TABLES + stream_len), 0);
         let mut left = 1.0;
         for (k, &(apart, _)) in candidates.iter().enumerate().take(MOST_KEY_BITS) {
@@ -286,6 +288,19 @@ unsafe fn sort_pext(key: Key, patterns: &[u64], values: &mut Vec<u8>, sorted: &m
     sort_with(patterns, 1 << key.len(), by, values, sorted);
 }
 
+/// Sorts `patterns` on `key` into `sorted`: by bit extraction where
+/// `pext` says the CPU has it fast, else by the gathers.
+fn sort_on(key: Key, pext: bool, patterns: &[u64], values: &mut Vec<u8>, sorted: &mut Sorted) {
+    #[cfg(target_arch = "x86_64")]
+    if pext {
+        // SAFETY: the caller says the CPU has BMI2.
+        return unsafe { sort_pext(key, patterns, values, sorted) };
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = pext; // no bit extraction off x86-64
+    sort(key, patterns, values, sorted);
+}
+
 /// The pairs of `sliced` and `stream` with no common bit, each counted
 /// 2^k times for the k bits of `weights` its `stream` pattern has, both
 /// sides sorted on `key` (no bit of `weights`): `count` is called on each
@@ -306,18 +321,8 @@ pub(super) fn count(
             stream: b,
             values,
         } = scratch;
-        #[cfg(target_arch = "x86_64")]
-        if pext {
-            // SAFETY: the caller says the CPU has BMI2.
-            unsafe {
-                sort_pext(key, sliced, values, a);
-                sort_pext(key, stream, values, b);
-            }
-        }
-        if !pext || cfg!(not(target_arch = "x86_64")) {
-            sort(key, sliced, values, a);
-            sort(key, stream, values, b);
-        }
+        sort_on(key, pext, sliced, values, a);
+        sort_on(key, pext, stream, values, b);
         let (bits, weights) = (bits - key.len(), key.squeeze(weights));
         let buckets = 1 << key.len();
         let mut total = 0;

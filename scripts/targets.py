@@ -69,6 +69,17 @@ simd      the join on each instruction-set path against the public
           AVX2 path is forced (--simd avx2): AVX2 code timed on an AVX-512
           machine, not on a CPU without AVX-512.
 
+reach     the join past the whole quarter table (issue 17, item 1): from
+          n = 24 each worker fills the row sets an item glues from. With
+          --baseline (a build whose WHOLE_TABLE_BYTES lets it fill the
+          whole table at n = 24), `count 24 --threads 2 --shard
+          85000/170000` (4 middling items) against the baseline's: the
+          cost of filling row sets again and again, and both must give
+          the same tally. Peak RSS of `count 24` and `count 26` (the join,
+          2 threads) stopped after 120 s and 150 s (exit 124), each
+          against its memory plan (`--max-memory 1M` refusing with what
+          it needs), target below it.
+
 house     the house moved (issue 15): `count N --algo A --threads 1` for
           N = 17, 18 and A = join, parallel against the same command of
           --baseline BINARY (the build before the move): target within 2%
@@ -274,6 +285,39 @@ def join(binary, refcount, baseline=None):
     return comparisons, memory
 
 
+def same_tally(key, seen={}):
+    """A shard's tally: the same wherever `key` is checked again."""
+    def check(out):
+        tally = json.loads(out)["total"]
+        assert seen.setdefault(key, tally) == tally, f"{key}: {tally} against {seen[key]}"
+    return check
+
+
+def planned(binary, n, threads):
+    """The join's memory plan for n on `threads` threads, as its refusal says."""
+    done = subprocess.run(
+        [binary, "count", str(n), "--algo", "join", "--threads", str(threads), "--max-memory", "1M"],
+        capture_output=True, text=True)
+    assert done.returncode == 2, done.stderr
+    return done.stderr.split("needs: ")[1].split(" (")[0]
+
+
+def reach(binary, refcount, baseline=None):
+    shard = ["--threads", "2", "--shard", "85000/170000", "--out", "/tmp/nqueens-reach-shard.json"]
+    comparisons = []
+    if baseline:
+        comparisons.append(
+            ("count 24 --shard 85000/170000 --threads 2: row sets / whole table (baseline)", "(measured)",
+             count(binary, 24, *shard), same_tally(24),
+             count(baseline, 24, *shard), same_tally(24)))
+    memory = [
+        (f"count {n} --algo join --threads 2, first {seconds} s", count(binary, n, "--algo", "join", "--threads", "2"),
+         None, f"< its plan, {planned(binary, n, 2)}", seconds, 124)
+        for n, seconds in [(24, 120), (26, 150)]
+    ]
+    return comparisons, memory
+
+
 def house(binary, refcount, baseline=None):
     if not baseline:
         sys.exit("error: the house suite compares with --baseline BINARY")
@@ -410,6 +454,7 @@ SUITES = {
     "kernels": kernels,
     "mpi": mpi,
     "house": house,
+    "reach": reach,
     "public": None,  # needs --public
     "large": None,  # needs --public
     "simd": None,  # needs --public and --public-haswell
@@ -441,7 +486,7 @@ def main():
     parser.add_argument(
         "--baseline",
         type=Path,
-        help="an older nqueens binary to compare with (layers, house and large suites)",
+        help="an older nqueens binary to compare with (layers, house, large and reach suites)",
     )
     parser.add_argument(
         "--public",

@@ -233,7 +233,8 @@ fn join_flags_are_checked_before_anything_runs() {
         "--max-memory",
         "needs",
     );
-    rejects(&["count", "26", "--algo", "join"], "--algo", "up to n = 25");
+    rejects(&["count", "28", "--algo", "join"], "--algo", "up to n = 27");
+    rejects(&["estimate", "26"], "--algo", "no forecast of the join");
     rejects(
         &["estimate", "12", "--algo", "join", "--exact"],
         "--algo",

@@ -8,7 +8,7 @@
 use std::io::{self, Write};
 
 use nqueens::engine::backtrack::estimate::exact_nodes;
-use nqueens::engine::join::lays_out_slowly;
+use nqueens::engine::join::{lays_out_slowly, LARGEST_N, LARGEST_SAMPLED};
 use nqueens::exec::forecast::Basis;
 use nqueens::{Algorithm, Forecast, Join, Options, Plan, Simd, Symmetry};
 use serde::Serialize;
@@ -106,7 +106,16 @@ pub fn run(args: EstimateArgs) -> anyhow::Result<()> {
         Algorithm::Auto if backtrack_only => Algorithm::Parallel,
         asked => asked,
     };
-    if matches!(asked, Algorithm::Auto | Algorithm::Join) && lays_out_slowly(args.n) {
+    let join_may_run = matches!(asked, Algorithm::Auto | Algorithm::Join);
+    if join_may_run && (LARGEST_SAMPLED + 1..=LARGEST_N).contains(&args.n) {
+        // The join would be chosen, and it cannot be sampled: said before
+        // a minute of laying it out.
+        return Err(usage_error(nqueens::Error::JoinUnsampled {
+            n: args.n,
+            largest: LARGEST_SAMPLED,
+        }));
+    }
+    if join_may_run && lays_out_slowly(args.n) {
         eprintln!(
             "estimate: the join for n = {} sizes its quarter table and times a sample of its \
              items (a minute at most)…",

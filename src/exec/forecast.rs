@@ -24,7 +24,7 @@ use crate::engine::backtrack::estimate::{self, NodeEstimate};
 use crate::engine::backtrack::plan::Plan;
 use crate::engine::backtrack::Backtrack;
 use crate::engine::cpu::Simd;
-use crate::engine::join::Join;
+use crate::engine::join::{Join, LARGEST_SAMPLED};
 use crate::problem::{Error, Symmetry};
 
 /// Probes per estimate: a few percent of spread for the boards people count.
@@ -173,6 +173,12 @@ pub fn forecast(
         simd,
     } = method
     {
+        if n > LARGEST_SAMPLED {
+            return Err(Error::JoinUnsampled {
+                n,
+                largest: LARGEST_SAMPLED,
+            });
+        }
         let costs = Join::costs(n)?;
         let optimistic = costs.iter().sum::<f64>() * JOIN_FASTEST_S_PER_COST / threads as f64;
         if longer_than.is_some() && optimistic < threshold / 4.0 {

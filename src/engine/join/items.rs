@@ -27,6 +27,8 @@ pub(super) struct Bound {
     pub(super) west: u64,
     /// The largest lower cell placed on the way.
     pub(super) lower: u64,
+    /// The most halves one column split glues.
+    pub(super) split: u64,
     /// All the halves the item glues.
     pub(super) glue: u64,
     /// The pairs of glued halves it compares.
@@ -51,39 +53,44 @@ pub(super) fn bound(
     item: &Item,
 ) -> Bound {
     let side = |(north, south): (u32, u32), columns: u32| {
-        let (mut glued, mut lower) = (0u64, 0u64);
+        let (mut glued, mut lower, mut split) = (0u64, 0u64, 0u64);
         for &upper_columns in splits.of(columns, north.count_ones()) {
             let below = u64::from(sizes.cell(south, columns ^ upper_columns));
-            glued += u64::from(sizes.cell(north, upper_columns)) * below;
+            let product = u64::from(sizes.cell(north, upper_columns)) * below;
+            glued += product;
+            split = split.max(product);
             lower = lower.max(below);
         }
-        (glued, lower)
+        (glued, lower, split)
     };
     let first = &frames[0];
     let rows = (u32::from(item.north), u32::from(item.south));
     let others = (first.north ^ rows.0, first.south ^ rows.1);
     if first.fold == Fold::MirrorAndFlip {
-        let (east, east_lower) = side(rows, first.east.columns);
-        let (west, west_lower) = side(others, first.east.columns);
+        let (east, east_lower, east_split) = side(rows, first.east.columns);
+        let (west, west_lower, west_split) = side(others, first.east.columns);
         return Bound {
             east,
             west,
             lower: east_lower.max(west_lower),
+            split: east_split.max(west_split),
             glue: east + west,
             pairs: east as f64 * west as f64,
         };
     }
-    let (west, west_lower) = side(rows, first.west.columns);
+    let (west, west_lower, west_split) = side(rows, first.west.columns);
     let mut bound = Bound {
         west,
         lower: west_lower,
+        split: west_split,
         glue: west,
         ..Bound::default()
     };
     for frame in frames {
-        let (east, east_lower) = side(others, frame.east.columns);
+        let (east, east_lower, east_split) = side(others, frame.east.columns);
         bound.east = bound.east.max(east);
         bound.lower = bound.lower.max(east_lower);
+        bound.split = bound.split.max(east_split);
         bound.glue += east;
         bound.pairs += east as f64 * west as f64;
     }

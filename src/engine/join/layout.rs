@@ -2,15 +2,17 @@
 //! by cost, and the memory plan; worked out once a process per board.
 
 use std::ops::Range;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
 use rayon::prelude::*;
 
 use super::frames::{frames, groups, Frame};
+use super::glue::RUN;
 use super::items::{bound, items_of, Bound, Item};
 use super::quarter;
 use super::splits::Splits;
-use super::{Join, LARGEST_N, LARGEST_QUARTER, SMALLEST_JOINED};
+use super::{Join, LARGEST_N, LARGEST_QUARTER, SMALLEST_JOINED, WHOLE_TABLE_BYTES};
 use crate::problem::{check_board_size, Error};
 
 /// What a join needs in memory, in bytes, planned before it allocates.
@@ -41,6 +43,9 @@ impl MemoryPlan {
 /// A join before its table is filled.
 pub(super) struct Layout {
     pub(super) sizes: Option<quarter::CellSizes>,
+    /// Whether the whole quarter table is filled (else each worker fills
+    /// the row sets its items glue from).
+    pub(super) whole_table: bool,
     pub(super) splits: Splits,
     pub(super) frames: Vec<Frame>,
     pub(super) groups: Vec<Range<usize>>,
@@ -90,6 +95,7 @@ impl Join {
             };
             return Ok(Layout {
                 sizes: None,
+                whole_table: true,
                 splits: Splits::default(),
                 frames: Vec::new(),
                 groups: Vec::new(),
@@ -106,43 +112,61 @@ impl Join {
         for (index, group) in groups.iter().enumerate() {
             items_of(h, index, &frames[group.start], &mut items);
         }
-        let bounds: Vec<Bound> = items
+        // Each item's cost kept, and the largest of each bound's terms
+        // (not every bound: 48 bytes an item, 3 GB at n = 27).
+        let (east, west, lower, split) = Default::default();
+        let most = |most: &AtomicU64, value: u64| most.fetch_max(value, Ordering::Relaxed);
+        let mut order: Vec<(f32, Item)> = items
             .par_iter()
-            .map(|item| {
+            .map(|&item| {
                 let frames = &frames[groups[item.group as usize].clone()];
-                bound(&sizes, &splits, frames, item)
+                let b = bound(&sizes, &splits, frames, &item);
+                most(&east, b.east);
+                most(&west, b.west);
+                most(&lower, b.lower);
+                most(&split, b.split);
+                (b.cost() as f32, item)
             })
             .collect();
-        let mut order: Vec<(f32, Item)> = bounds
-            .iter()
-            .zip(&items)
-            .map(|(b, &item)| (b.cost() as f32, item))
-            .collect();
+        drop(items);
         // Largest first; ties in the order the frames made them.
         order.sort_by(|a, b| b.0.total_cmp(&a.0));
-        let largest = bounds.iter().fold(Bound::default(), |m, b| Bound {
-            east: m.east.max(b.east),
-            west: m.west.max(b.west),
-            lower: m.lower.max(b.lower),
+        let largest = Bound {
+            east: east.into_inner(),
+            west: west.into_inner(),
+            lower: lower.into_inner(),
+            split: split.into_inner(),
             ..Bound::default()
-        });
+        };
+        // The lists hold a run of splits at a time (a split over the run's
+        // limit alone).
+        let list = |halves: u64| halves.min(RUN.max(largest.split));
+        let (east, west) = (list(largest.east), list(largest.west));
+        let whole_table = sizes.table_bytes() <= WHOLE_TABLE_BYTES;
+        let (table, row_sets) = match whole_table {
+            true => (sizes.table_bytes(), 0),
+            false => (0, 4 * quarter::RowSet::bytes(h, sizes.largest_row_set())),
+        };
         let memory = MemoryPlan {
             // The table, and the cell sizes kept with the layout.
-            tables: sizes.table_bytes() + sizes.bytes(),
+            tables: table + sizes.bytes(),
             items: (order.len() * (std::mem::size_of::<Item>() + 4)) as u64,
             // East, west, one side's halves off the long diagonals, lower
             // quarters; the pair counter's sieve sorts a copy of both
-            // sides, with a byte per pattern of the longer.
+            // sides, with a byte per pattern of the longer; the upper and
+            // lower quarters' row sets without the whole table.
             per_thread: scratch
-                + 8 * (largest.east + largest.west + largest.east.max(largest.west))
+                + row_sets
+                + 8 * (east + west + east.max(west))
                 + 16 * largest.lower
-                + 8 * (largest.east + largest.west)
-                + largest.east.max(largest.west),
+                + 8 * (east + west)
+                + east.max(west),
             threads,
         };
         let (costs, items) = order.into_iter().unzip();
         Ok(Layout {
             sizes: Some(sizes),
+            whole_table,
             splits,
             frames,
             groups,

@@ -37,8 +37,14 @@
 //! counted by enumeration in item 0: the join needs two rows per half.
 //!
 //! Memory is planned before anything is allocated ([`Join::plan`]): the
-//! quarter tables, the items, and per thread the largest half lists an item
-//! can glue; a plan over the limit is refused with what it needs.
+//! quarter table, the items, and per thread the largest half lists an item
+//! can glue; a plan over the limit is refused with what it needs. The
+//! whole table is filled while it takes at most [`WHOLE_TABLE_BYTES`] (to
+//! n = 23); past it each worker fills the row sets an item glues from
+//! ([`quarter::RowSet`]), and a side longer than `glue::RUN` halves is
+//! glued and paired in runs of its column splits: memory grows with the
+//! threads, not with the table (n = 24: 427 MiB on 2 threads, against
+//! 6.3 GiB with the table).
 //!
 //! The rooms: `frames` (what the queens outside the quarters leave, the
 //! patterns' shape), `items` (the work items and their cost bounds),
@@ -93,13 +99,27 @@ pub const SMALLEST_JOINED: usize = 4;
 /// the two ways (only their sums agree): changing this bumps [`FORMAT`].
 pub const REFLECT_FROM: usize = 18;
 
-/// The largest quarter the table indexes (its offsets are `u32`): 12×12,
-/// for n = 24 and 25. Larger boards are refused (the 13×13 table holds
-/// 6.4 × 10⁹ placements).
-pub const LARGEST_QUARTER: usize = 12;
+/// The largest quarter the join lays out (its cells' sizes for all of
+/// it, 4 bytes a cell: 256 MiB at 13×13): for n = 26 and 27. Larger boards
+/// are refused.
+pub const LARGEST_QUARTER: usize = 13;
+
+/// The most the whole quarter table may take to be filled once for all
+/// workers: 540 MB at 11×11 (n = 22, 23). Past it (5.1 GB at 12×12, 51 GB
+/// at 13×13) each worker fills the row sets an item glues from
+/// ([`quarter::RowSet`]), a few MB each, at the cost of filling them
+/// again and again: at n = 18, 1.4-1.9× the time with the whole table, at
+/// n = 20 1.26× (2 threads, Xeon dev VM); where a row set is large its
+/// filling is small next to the pairs its cells make.
+pub const WHOLE_TABLE_BYTES: u64 = 1 << 30;
 
 /// The largest board the join counts.
 pub const LARGEST_N: usize = 2 * LARGEST_QUARTER + 1;
+
+/// The largest board whose join a forecast samples: at n = 26 an item
+/// takes minutes to hours, more than a forecast may spend on its sample
+/// (n = 24: 35 s the largest, results/2026-12-01-vm-forecasts).
+pub const LARGEST_SAMPLED: usize = 25;
 
 /// The boards from which laying the join out (sizing its quarter table,
 /// bounding its items) takes more than a second: 1.8 s at n = 22, 17 s at
@@ -118,8 +138,10 @@ pub fn lays_out_slowly(n: usize) -> bool {
 pub struct Join {
     n: usize,
     h: usize,
-    /// The h×h table (empty below [`SMALLEST_JOINED`]).
-    square: QuarterTable,
+    /// The whole h×h table, where it is small enough to fill (empty below
+    /// [`SMALLEST_JOINED`]); else each worker fills the row sets an item
+    /// glues from ([`quarter::RowSet`]).
+    square: Option<QuarterTable>,
     splits: Splits,
     frames: Vec<Frame>,
     /// Runs of frames that share their west half (each a single frame, but
@@ -137,6 +159,8 @@ pub struct Join {
     /// Whether even boards fold in the diagonal reflections (from
     /// [`REFLECT_FROM`]).
     reflect: bool,
+    /// The most halves a side's list holds at a time ([`glue::RUN`]).
+    run: u64,
 }
 
 impl Join {
@@ -186,8 +210,9 @@ impl Join {
             n,
             h,
             square: match &layout.sizes {
-                Some(sizes) => QuarterTable::from_sizes(sizes),
-                None => QuarterTable::new(1, 1),
+                Some(sizes) if layout.whole_table => Some(QuarterTable::from_sizes(sizes)),
+                Some(_) => None,
+                None => Some(QuarterTable::new(1, 1)),
             },
             splits: layout.splits.clone(),
             frames: layout.frames.clone(),
@@ -197,6 +222,7 @@ impl Join {
             simd,
             memory,
             reflect: n >= REFLECT_FROM,
+            run: glue::RUN,
         })
     }
 
@@ -359,6 +385,36 @@ mod tests {
     }
 
     #[test]
+    fn row_sets_and_runs_give_every_item_the_tables_tally() {
+        // Boards whose whole table is filled, joined as the large ones are:
+        // row sets filled per item, and lists cut into runs of a split or
+        // a few (reflections folded in on the even ones).
+        for n in 4..=14 {
+            let whole = Join::new(n, Join::fastest(), u64::MAX).unwrap();
+            for run in [1, 40] {
+                let mut join = whole.clone();
+                join.square = None;
+                join.run = run;
+                join.reflect = n % 2 == 0;
+                let mut reference = whole.clone();
+                reference.reflect = join.reflect;
+                let fixed = burnside::items(n);
+                let mut total = join.count(0..fixed).total();
+                for index in fixed..join.items() {
+                    let tally = join.count(index..index + 1);
+                    assert_eq!(
+                        tally,
+                        reference.count(index..index + 1),
+                        "n = {n}, run {run}, item {index}"
+                    );
+                    total += tally.total();
+                }
+                assert_eq!(Some(total), known_total(n), "n = {n}, run {run}");
+            }
+        }
+    }
+
+    #[test]
     fn off_centre_pairs_fall_into_orbits_of_eight() {
         let h = 5i64;
         let pairs: Vec<(i64, i64)> = (-h..=h)
@@ -417,8 +473,8 @@ mod tests {
 
     #[test]
     fn boards_past_the_largest_quarter_are_refused_before_any_table() {
-        let refused = Error::JoinTooLarge { n: 26, largest: 25 };
-        assert_eq!(Join::plan(26, 1).unwrap_err(), refused);
+        let refused = Error::JoinTooLarge { n: 28, largest: 27 };
+        assert_eq!(Join::plan(28, 1).unwrap_err(), refused);
         let zero = Join::new(0, Simd::None, u64::MAX).unwrap_err();
         assert_eq!(zero, Error::BoardSize { n: 0 });
     }

@@ -2,10 +2,12 @@
 //! part of the join, on per-thread scratch kept from item to item.
 
 use std::cell::RefCell;
+use std::ops::Range;
 
 use super::frames::{Fold, Shape, Side};
 use super::items::Item;
 use super::pairs;
+use super::quarter::{Quarter, QuarterTable, RowSet};
 use super::Join;
 
 #[cfg(target_arch = "x86_64")]
@@ -47,6 +49,96 @@ struct Scratch {
     lower: Lower,
     /// The halves of one side off the long diagonals.
     spare: Vec<u64>,
+    /// The east and the west halves' upper and lower quarters' row sets,
+    /// where the join has no whole table: filled for each item (and kept
+    /// while the next one's rows are the same).
+    rows: [RowSet; 4],
+    /// The east and the west halves' runs of column splits.
+    runs: (Vec<Run>, Vec<Run>),
+}
+
+/// The most halves one side's list holds at a time, bounded by their
+/// quarter cells' sizes multiplied: a longer side is glued and paired in
+/// runs of its column splits, each run against each of the other side's
+/// (n = 26: sides of up to 1.7 × 10⁸ halves, 1.4 GB). A run re-glues the
+/// other side's halves, about 2 ns each, where pairing them costs about
+/// 2^22 / 512 times 10 instructions each: nothing to speak of. Boards to
+/// n = 23 never reach it.
+pub(super) const RUN: u64 = 1 << 22;
+
+/// A run of a half's column splits, and how many halves it may glue.
+#[derive(Clone, Debug)]
+struct Run {
+    splits: Range<usize>,
+    bound: u64,
+}
+
+/// What one half is glued from: its upper and lower quarters' cells, the
+/// column splits it walks, its columns, the diagonals it keeps off, the
+/// shape of its patterns and the bits set in them.
+struct Half<'a> {
+    uppers: Cells<'a>,
+    lowers: Cells<'a>,
+    splits: &'a [u32],
+    side: Side,
+    keep: ((u64, u64), Shape, u64),
+}
+
+impl Half<'_> {
+    /// Its splits cut into runs of at most `most` halves (a split over it
+    /// alone), into `runs`.
+    fn runs(&self, most: u64, runs: &mut Vec<Run>) {
+        runs.clear();
+        let mut run = Run {
+            splits: 0..0,
+            bound: 0,
+        };
+        for (i, &upper_columns) in self.splits.iter().enumerate() {
+            let glued = self.uppers.cell(upper_columns).len() as u64
+                * self.lowers.cell(self.side.columns ^ upper_columns).len() as u64;
+            if run.bound + glued > most && !run.splits.is_empty() {
+                runs.push(run.clone());
+                run = Run {
+                    splits: i..i,
+                    bound: 0,
+                };
+            }
+            run.splits.end = i + 1;
+            run.bound += glued;
+        }
+        if run.bound > 0 {
+            runs.push(run);
+        }
+    }
+}
+
+/// A quarter's cells on one row set: from the whole table, or from the row
+/// set filled for this half.
+enum Cells<'a> {
+    Table(&'a QuarterTable, u32),
+    Rows(&'a RowSet),
+}
+
+impl<'a> Cells<'a> {
+    /// The placements on exactly the columns `columns`.
+    fn cell(&self, columns: u32) -> &'a [Quarter] {
+        match self {
+            Cells::Table(table, rows) => table.cell(*rows, columns),
+            Cells::Rows(row_set) => row_set.cell(columns),
+        }
+    }
+
+    /// The cells of the rows `rows`: the table's, or `row_set` filled with
+    /// them.
+    fn of(table: Option<&'a QuarterTable>, h: usize, rows: u32, row_set: &'a mut RowSet) -> Self {
+        match table {
+            Some(table) => Cells::Table(table, rows),
+            None => {
+                row_set.fill((h, h), rows);
+                Cells::Rows(row_set)
+            }
+        }
+    }
 }
 
 /// Appends the patterns of the halves `a` makes with the lower quarters
@@ -65,32 +157,45 @@ fn pair(a: Upper, lower: &Lower, patterns: &mut Vec<u64>) {
 }
 
 impl Join {
-    /// Glues the halves on the rows `north` and `south` (bit sets of the
-    /// quarters' rows) and the columns of `side` that keep off `forbidden`,
-    /// and appends their patterns (of `shape`), with the bits `extra` set,
-    /// to `patterns`.
-    fn halves(
-        &self,
+    /// What the half on the rows `north` and `south` (bit sets of the
+    /// quarters' rows) and the columns of `side` is glued from, keeping off
+    /// `forbidden`, its patterns of `shape` with the bits `extra` set; the
+    /// row sets are filled into `row_sets` where there is no whole table.
+    fn half<'a>(
+        &'a self,
         (north, south): (u32, u32),
         side: Side,
-        (forbidden, shape, extra): ((u64, u64), Shape, u64),
-        lower: &mut Lower,
-        patterns: &mut Vec<u64>,
-    ) {
+        keep: ((u64, u64), Shape, u64),
+        row_sets: (&'a mut RowSet, &'a mut RowSet),
+    ) -> Half<'a> {
+        let h = self.h;
+        Half {
+            uppers: Cells::of(self.square.as_ref(), h, north, row_sets.0),
+            lowers: Cells::of(self.square.as_ref(), h, south, row_sets.1),
+            splits: self.splits.of(side.columns, north.count_ones()),
+            side,
+            keep,
+        }
+    }
+
+    /// Glues the halves of `half`'s splits in `run` and appends their
+    /// patterns to `patterns`.
+    fn glue(&self, half: &Half, run: &Run, lower: &mut Lower, patterns: &mut Vec<u64>) {
         let (n, h) = (self.n, self.h);
-        let table = &self.square;
+        let (side, (forbidden, shape, extra)) = (half.side, half.keep);
+        // Room for the whole run at once: no list grows past its bound.
+        patterns.reserve_exact(run.bound as usize + SLACK);
         let (c0, columns) = (side.c0, side.columns);
         let below = n - h; // the south quarters' first row
         let keeps_off = |(sum, diff): (u64, u64)| sum & forbidden.0 == 0 && diff & forbidden.1 == 0;
-        let k = north.count_ones();
-        for &upper_columns in self.splits.of(columns, k) {
-            let upper = table.cell(north, upper_columns);
+        for &upper_columns in &half.splits[run.splits.clone()] {
+            let upper = half.uppers.cell(upper_columns);
             if upper.is_empty() {
                 continue;
             }
             // The lower quarters placed and sifted once for all the upper
             // ones.
-            let cell = table.cell(south, columns ^ upper_columns);
+            let cell = half.lowers.cell(columns ^ upper_columns);
             let Lower {
                 sums,
                 diffs,
@@ -191,6 +296,8 @@ impl Join {
                 west,
                 lower,
                 spare,
+                rows: [east_upper, east_lower, west_upper, west_lower],
+                runs: (east_runs, west_runs),
             } = scratch;
             let frames = &self.frames[self.groups[item.group as usize].clone()];
             let first = &frames[0];
@@ -198,47 +305,70 @@ impl Join {
             let rows = (u32::from(item.north), u32::from(item.south));
             let others = (first.north ^ rows.0, first.south ^ rows.1);
             let weight = u64::from(item.weight);
+            let mut total = 0;
             if first.fold == Fold::MirrorAndFlip {
                 // The item's rows are the east half's. Mirrored left to
                 // right, a west half on rows W is an east half on rows W
                 // with its rising and falling diagonals swapped.
                 let both = (first.forbidden, shape, 0);
-                east.clear();
-                self.halves(rows, first.east, both, lower, east);
-                if east.is_empty() {
-                    return 0;
-                }
-                west.clear();
-                self.halves(others, first.east, both, lower, west);
+                let east_half = self.half(rows, first.east, both, (east_upper, east_lower));
+                let west_half = self.half(others, first.east, both, (west_upper, west_lower));
+                east_half.runs(self.run, east_runs);
+                west_half.runs(self.run, west_runs);
+                // The centre queen holds both long diagonals; small lists
+                // pay more for two passes than they save.
+                let plain = first.forbidden != (0, 0) || !self.reflect;
                 let low = (1u64 << shape.sum.1) - 1;
-                for p in west.iter_mut() {
-                    *p = *p >> shape.sum.1 | (*p & low) << shape.sum.1;
+                let mut west_run = None;
+                for east_run in east_runs.iter() {
+                    east.clear();
+                    self.glue(&east_half, east_run, lower, east);
+                    if east.is_empty() {
+                        continue;
+                    }
+                    for (j, run) in west_runs.iter().enumerate() {
+                        if west_run != Some(j) {
+                            west.clear();
+                            self.glue(&west_half, run, lower, west);
+                            for p in west.iter_mut() {
+                                *p = *p >> shape.sum.1 | (*p & low) << shape.sum.1;
+                            }
+                            west_run = Some(j);
+                        }
+                        total += match plain {
+                            true => weight * pairs::count(self.simd, east, west, shape.bits()),
+                            false => self.count_reflected((east, west), weight, spare, shape),
+                        };
+                    }
                 }
-                if first.forbidden != (0, 0) || !self.reflect {
-                    // The centre queen holds both long diagonals; small
-                    // lists pay more for two passes than they save.
-                    return weight * pairs::count(self.simd, east, west, shape.bits());
-                }
-                return self.count_reflected((east, west), weight, spare, shape);
+                return total;
             }
             // The item's rows are the west half's, shared by the group's
             // frames (one middle-column queen, the middle-row queens
             // apart): glued once, keeping off the middle-column queen. Each
             // frame's east halves carry its middle-row queen's pattern
             // bits, so that a west half on its diagonals meets none of them.
-            west.clear();
             let keep_off = (first.west_forbidden, shape, 0);
-            self.halves(rows, first.west, keep_off, lower, west);
-            if west.is_empty() {
-                return 0;
-            }
-            let mut total = 0;
-            for frame in frames {
-                east.clear();
-                let keep_off = (frame.forbidden, shape, frame.middle_row);
-                self.halves(others, frame.east, keep_off, lower, east);
-                if !east.is_empty() {
-                    total += weight * pairs::count(self.simd, east, west, shape.bits());
+            let west_half = self.half(rows, first.west, keep_off, (west_upper, west_lower));
+            west_half.runs(self.run, west_runs);
+            for west_run in west_runs.iter() {
+                west.clear();
+                self.glue(&west_half, west_run, lower, west);
+                if west.is_empty() {
+                    continue;
+                }
+                for frame in frames {
+                    let keep_off = (frame.forbidden, shape, frame.middle_row);
+                    let row_sets = (&mut *east_upper, &mut *east_lower);
+                    let east_half = self.half(others, frame.east, keep_off, row_sets);
+                    east_half.runs(self.run, east_runs);
+                    for east_run in east_runs.iter() {
+                        east.clear();
+                        self.glue(&east_half, east_run, lower, east);
+                        if !east.is_empty() {
+                            total += weight * pairs::count(self.simd, east, west, shape.bits());
+                        }
+                    }
                 }
             }
             total

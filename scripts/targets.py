@@ -571,8 +571,10 @@ def main():
 
 Measured by `scripts/targets.py {args.suite} --runs {args.runs}{" --sizes " + " ".join(map(str, args.sizes)) if args.sizes else ""}{" --baseline " + args.baseline.name if args.baseline else ""}`. Ratios are
 the median over {args.runs} alternating pairs of (time of the first command) /
-(time of the second); every run's count was checked against A000170, and
-its unique count, where it gives one, against A002562.
+(time of the second); every finished run's count was checked: a board's
+total against A000170 and its unique count, where it gives one, against
+A002562; a shard's tally against the same shard's from the other build.
+Runs stopped by a timeout (exit 124) are not checked.
 
 | comparison (a / b) | median ratio or peak | goal |
 |---|---|---|

@@ -43,7 +43,7 @@
 //! n = 23); past it each worker fills the row sets an item glues from
 //! ([`quarter::RowSet`]), and a side longer than `glue::RUN` halves is
 //! glued and paired in runs of its column splits: memory grows with the
-//! threads, not with the table (n = 24: 427 MiB on 2 threads, against
+//! threads, not with the table (n = 24: 451 MiB on 2 threads, against
 //! 6.3 GiB with the table).
 //!
 //! The rooms: `frames` (what the queens outside the quarters leave, the

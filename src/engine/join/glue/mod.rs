@@ -60,10 +60,10 @@ struct Scratch {
 /// The most halves one side's list holds at a time, bounded by their
 /// quarter cells' sizes multiplied: a longer side is glued and paired in
 /// runs of its column splits, each run against each of the other side's
-/// (n = 26: sides of up to 1.7 × 10⁸ halves, 1.4 GB). A run re-glues the
-/// other side's halves, about 2 ns each, where pairing them costs about
-/// 2^22 / 512 times 10 instructions each: nothing to speak of. Boards to
-/// n = 23 never reach it.
+/// (n = 26: sides bounded by about 1.7 × 10⁸ halves, 1.4 GB a list). Each
+/// extra run of one side re-glues the other side's halves, a few ns each,
+/// where pairing one of them with a run costs about 2^22 / 512 times ten
+/// instructions: nothing to speak of. Boards to n = 23 never cut a run.
 pub(super) const RUN: u64 = 1 << 22;
 
 /// A run of a half's column splits, and how many halves it may glue.

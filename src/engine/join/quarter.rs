@@ -163,7 +163,6 @@ impl QuarterTable {
 pub struct RowSet {
     /// The rectangle and the rows it holds, once filled.
     filled: Option<(usize, usize, u32)>,
-    w: usize,
     /// `starts[columns]..starts[columns + 1]` are the column set's entries.
     starts: Vec<u32>,
     entries: Vec<Quarter>,
@@ -182,7 +181,6 @@ impl RowSet {
         }
         // Counted by column set first, then placed: exactly the memory
         // the placements take.
-        self.w = w;
         self.starts.clear();
         self.starts.resize((1 << w) + 1, 0);
         count_rows(w, rows, (0, 0, 0), &mut self.starts[1..]);

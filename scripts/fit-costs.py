@@ -1,20 +1,27 @@
 #!/usr/bin/env python3
 """Fits the join's cost model on measured item times, and says how well
-each model cuts shards.
+the engine's items cut shards.
 
 Every item of each board is timed on one thread (the ignored test
 engine::join::fit::item_times, the fastest of a few passes, beside the
 terms of its bound: the quarter pairs its glue may try, `glue`, and the
-pairs of halves it may compare, `pairs`); then, per parity of n, two
-models are fitted on the pair items: linear, seconds = a glue + b pairs +
-c (least squares on relative errors), and power, seconds = e^c glue^a
-pairs^b (least squares on the logs). Each model, and the shipped one (the
-CSV's `cost` column), is judged by the shards it cuts: items in cost
-order cut into M contiguous ranges of equal cost (as exec::shard::ranges
-does), each shard's time the sum of its items' measured times, slowest
-over mean; once with the fixed-point items costed as the largest pair
-item (as the engine does), once at their measured times (what a model of
-them would reach).
+pairs of halves it may compare, `pairs`), in the engine's order. Then:
+
+- the shipped model (src/engine/join/cost.rs) is judged by the shards the
+  engine cuts: its items in their order (interleaved by cost) cut into M
+  contiguous ranges of equal cost (as exec::shard::ranges does), each
+  shard's time the sum of its items' measured times, slowest over mean;
+  beside it the same costs in FORMAT 5's order (sorted, largest first);
+- its progress by cost against progress by time: the most the share of
+  the cost done differs from the share of the time, over every prefix of
+  the order (what an ETA by cost or by items gets wrong);
+- the models are fitted again on these times, per parity of n, in the
+  form cost.rs ships (nanoseconds): pair items, power: ns = e^c
+  (glue+1)^a (pairs+1)^b (least squares on the logs), with a linear one
+  (a glue + b pairs + c) for comparison; fixed-point items, the half
+  turn's and the quarter turn's mean item against n (ln ns = c + d n).
+  Constants that drift from the shipped ones are what a refit would ship
+  (and a FORMAT bump).
 
 Usage: scripts/fit-costs.py [--n 18 19 20] [--csv-dir DIR]
    (with --csv-dir, reads item-times-N.csv there instead of measuring)
@@ -109,7 +116,8 @@ class Power:
         return math.exp(sum(c * x for c, x in zip(self.k, power_features(row))))
 
     def __str__(self):
-        return f"seconds = e^{self.k[2]:.3f} (glue+1)^{self.k[0]:.3f} (pairs+1)^{self.k[1]:.3f}"
+        return (f"ns = e^{self.k[2] + math.log(1e9):.4f} (glue+1)^{self.k[0]:.4f} "
+                f"(pairs+1)^{self.k[1]:.4f}")
 
 
 def shard_balance(costs, seconds, shards):
@@ -128,6 +136,44 @@ def shard_balance(costs, seconds, shards):
     return max(times) / (sum(times) / shards)
 
 
+def progress_error(costs, seconds):
+    """The most the share of the cost done differs from the share of the
+    time done, over every prefix."""
+    total_c, total_t = sum(costs), sum(seconds)
+    worst, done_c, done_t = 0.0, 0.0, 0.0
+    for c, t in zip(costs, seconds):
+        done_c += c
+        done_t += t
+        worst = max(worst, abs(done_c / total_c - done_t / total_t))
+    return worst
+
+
+def fixed_fits(data):
+    """ln ns = c + d n for the half turn's items (those that search: not a
+    corner, not an odd board's middle column) and the quarter turn's, per
+    parity for the half turn."""
+    def fit(points):
+        xs = [[n, 1.0] for n, _ in points]
+        ys = [math.log(t * 1e9) for _, t in points]
+        return least_squares(xs, ys, [1.0] * len(points))
+    half, quarter = {0: [], 1: []}, []
+    for n, rows in data.items():
+        fixed = [r["seconds"] for r in rows if r["kind"] == "fixed"]
+        searching = [t for c, t in enumerate(fixed[:n])
+                     if c not in (0, n - 1) and not (n % 2 and c == n // 2)]
+        half[n % 2].append((n, sum(searching) / len(searching)))
+        quarter.append((n, sum(fixed[n:]) / len(fixed[n:])))
+    lines = []
+    for parity, points in half.items():
+        if len(points) >= 2:
+            d, c = fit(points)
+            lines.append(f"half turn ({'even' if parity == 0 else 'odd'} n): ln ns = {c:.3f} + {d:.3f} n")
+    if len(quarter) >= 2:
+        d, c = fit(quarter)
+        lines.append(f"quarter turn: ln ns = {c:.3f} + {d:.3f} n")
+    return lines
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--n", type=int, nargs="+", default=[18, 19, 20])
@@ -143,11 +189,6 @@ def main():
             measure_items(n, path)
         data[n] = load(path)
     print(f"machine: {measure.machine()['cpu']}; item times in {folder}")
-    models = {}
-    for parity in (0, 1):
-        rows = [r for n, rs in data.items() if n % 2 == parity for r in rs if r["kind"] == "pair"]
-        if rows:
-            models[parity] = (Linear(rows), Power(rows))
     for n, rows in data.items():
         seconds = [r["seconds"] for r in rows]
         print(f"n = {n}: {len(rows)} items, {sum(seconds):.2f} s on one thread")
@@ -158,22 +199,29 @@ def main():
               f"fixed-point items {sum(r['seconds'] for r in fixed):.3f} s, the largest "
               f"{max(r['seconds'] for r in fixed) * 1e3:.2f} ms; largest pair item "
               f"{max(r['seconds'] for r in pairs) * 1e3:.2f} ms")
-        shipped = lambda r: r["cost"]
-        for model in (shipped, *models[n % 2]):
-            name = getattr(model, "name", "shipped")
-            if name != "shipped":
-                print(f"  {name} fit ({'even' if n % 2 == 0 else 'odd'} n): {model}")
-            for fixed_rule in ("largest", "measured"):
-                costs = {id(r): model(r) for r in pairs}
-                largest = max(costs.values())
-                scale = sum(r["seconds"] for r in pairs) / sum(costs.values())
-                for r in fixed:
-                    costs[id(r)] = largest if fixed_rule == "largest" else r["seconds"] / scale
-                order = fixed + sorted(pairs, key=lambda r: -costs[id(r)])
-                c = [costs[id(r)] for r in order]
-                t = [r["seconds"] for r in order]
-                balance = "  ".join(f"{m}: {shard_balance(c, t, m):.3f}" for m in (16, 64, 256))
-                print(f"    {name:8} fixed-point items at {fixed_rule:8}: slowest/mean shard {balance}")
+        total_cost = sum(r["cost"] for r in rows) * 1e-9
+        print(f"  shipped costs add up to {total_cost:.2f} reference seconds "
+              f"({total_cost / sum(seconds):.3f} of the time measured)")
+        sorted_order = fixed + sorted(pairs, key=lambda r: -r["cost"])
+        for name, order in (("engine's order (interleaved)", rows),
+                            ("sorted, largest first (FORMAT 5)", sorted_order)):
+            c = [r["cost"] for r in order]
+            t = [r["seconds"] for r in order]
+            balance = "  ".join(f"{m}: {shard_balance(c, t, m):.3f}" for m in (16, 64, 256))
+            print(f"    {name:33} slowest/mean shard {balance}; "
+                  f"progress by cost off by {100 * progress_error(c, t):.1f}% of the time at worst")
+    print("refitted on these times (what cost.rs would ship):")
+    for parity in (0, 1):
+        rows = [r for n, rs in data.items() if n % 2 == parity for r in rs if r["kind"] == "pair"]
+        if rows:
+            parity_name = "even" if parity == 0 else "odd"
+            for model in (Power(rows), Linear(rows)):
+                errors = sorted(abs(math.log(max(model(r), 1e-12) / max(r["seconds"], 1e-9)))
+                                for r in rows)
+                print(f"  pair items, {model.name} ({parity_name} n): {model}; "
+                      f"median error of one item {100 * (math.exp(errors[len(errors) // 2]) - 1):.0f}%")
+    for line in fixed_fits(data):
+        print(f"  fixed-point items, {line}")
 
 
 if __name__ == "__main__":

@@ -40,10 +40,11 @@ pub const PARALLEL_EFFICIENCY: f64 = 0.97;
 /// The join's items timed at most for a forecast.
 pub const JOIN_SAMPLES: usize = 256;
 
-/// The join's cost units per second no machine beats by 4×: counts whose
-/// items add up to less than a quarter of a threshold at this pace are not
-/// sampled (measured on one thread: 1.8e-9 to 7.2e-9 s a unit, n = 16..20).
-const JOIN_FASTEST_S_PER_COST: f64 = 5e-9;
+/// The join's seconds per unit of cost on the reference machine's thread:
+/// its units are nanoseconds there ([`Join::costs`]). Counts whose items
+/// add up to less than a quarter of a threshold at this pace (no machine
+/// is 4× faster a thread) are not sampled.
+const JOIN_FASTEST_S_PER_COST: f64 = 1e-9;
 
 /// What is forecast: the way the count will search.
 #[derive(Clone, Copy, Debug)]

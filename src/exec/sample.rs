@@ -1,7 +1,7 @@
 //! Forecasting a count by timing a sample of its work items: items spread
-//! evenly over the engine's order (the join's is by estimated cost, so the
-//! sample is stratified by cost), each counted alone on the calling thread,
-//! and the seconds per unit of estimated cost carried over to every item.
+//! evenly over their order by estimated cost (the sample is stratified by
+//! cost), each counted alone on the calling thread, and the seconds per
+//! unit of estimated cost carried over to every item.
 //!
 //! It serves engines without a search tree to probe (the join); it costs
 //! about `samples / items` of the count.
@@ -33,31 +33,34 @@ pub struct Sampled {
 }
 
 /// Times `samples` items of `engine` (fewer if it has fewer), spread over
-/// its order, and forecasts the seconds all of them take on one thread:
+/// their order by cost, and forecasts the seconds all of them take on one thread:
 /// each sampled item stands for the items around it, at its seconds per
 /// unit of cost.
 pub fn time_by_cost(engine: &dyn Engine, samples: usize) -> Sampled {
     let items = engine.items();
     let costs: Vec<f64> = (0..items).map(|i| engine.cost(i).max(1e-9)).collect();
     let total_cost: f64 = costs.iter().sum();
+    let by_cost = by_cost(&costs);
     let sampled = samples.clamp(1, items.max(1)).min(items);
     let mut seconds = 0.0;
     let mut sampled_s = 0.0;
     let mut paces = Vec::with_capacity(sampled);
     let mut largest_s: f64 = 0.0;
     for k in 0..sampled {
-        // Stratum k: items [k·items/sampled, (k+1)·items/sampled), sampled
-        // at its middle.
+        // Stratum k: the items at places [k·items/sampled,
+        // (k+1)·items/sampled) of the order by cost, sampled at its middle.
         let (start, end) = (k * items / sampled, (k + 1) * items / sampled);
-        let item = (start + end) / 2;
+        let item = by_cost[(start + end) / 2];
         let clock = Instant::now();
         std::hint::black_box(engine.count(item..item + 1));
         let took = clock.elapsed().as_secs_f64();
         sampled_s += took;
         let pace = took / costs[item];
-        let (sum, most) = costs[start..end]
+        let (sum, most) = by_cost[start..end]
             .iter()
-            .fold((0.0, 0.0f64), |(sum, most), &c| (sum + c, most.max(c)));
+            .fold((0.0, 0.0f64), |(sum, most), &i| {
+                (sum + costs[i], most.max(costs[i]))
+            });
         seconds += pace * sum;
         largest_s = largest_s.max(pace * most);
         paces.push(pace);
@@ -81,6 +84,13 @@ pub fn time_by_cost(engine: &dyn Engine, samples: usize) -> Sampled {
     }
 }
 
+/// The items' indices, costliest first (ties in index order).
+fn by_cost(costs: &[f64]) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..costs.len()).collect();
+    order.sort_by(|&a, &b| costs[b].total_cmp(&costs[a]));
+    order
+}
+
 /// The items a [`time_within`] times first, to learn what one costs.
 pub const FIRST_SAMPLES: usize = 16;
 
@@ -90,15 +100,16 @@ pub const FIRST_SAMPLES: usize = 16;
 /// budget allows (at n = 22 the join's items take 0.2 s each: 256 of them,
 /// 50 s, were timed before a count that said it would take 20 minutes).
 ///
-/// The largest item's time is also bounded by the first item's, timed once
-/// on its own unless the sample covered every item: the costliest by
-/// estimate, and the join's first items (the rotations' fixed points,
-/// costed as its largest pair item) take up to 8 times as long as that one.
+/// The largest item's time is also bounded by the costliest item's by
+/// estimate, timed once on its own unless the sample covered every item.
 pub fn time_within(engine: &dyn Engine, max_samples: usize, budget_s: f64) -> Sampled {
     let mut sampled = drawn_within(engine, max_samples, budget_s);
     if engine.items() > 0 && sampled.sampled < engine.items() {
+        let costliest = (0..engine.items())
+            .max_by(|&a, &b| engine.cost(a).total_cmp(&engine.cost(b)))
+            .unwrap_or(0);
         let clock = Instant::now();
-        std::hint::black_box(engine.count(0..1));
+        std::hint::black_box(engine.count(costliest..costliest + 1));
         let took = clock.elapsed().as_secs_f64();
         sampled.sampled_s += took;
         sampled.largest_s = sampled.largest_s.max(took);

@@ -35,15 +35,6 @@ pub(super) struct Bound {
     pub(super) pairs: f64,
 }
 
-impl Bound {
-    /// The item's estimated cost: gluing the halves, and the pairs.
-    pub(super) fn cost(self) -> f64 {
-        // Each glued candidate costs about as much as 2,000 pairs in the
-        // bit-sliced counter; about a third of the candidates survive.
-        self.glue as f64 + self.pairs / 9.0 / 2_000.0
-    }
-}
-
 /// What `item` of the frames `frames` may glue, from the quarter cells'
 /// sizes.
 pub(super) fn bound(

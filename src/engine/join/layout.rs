@@ -1,5 +1,5 @@
-//! The layout of a join before its table is filled: frames, items sorted
-//! by cost, and the memory plan; worked out once a process per board.
+//! The layout of a join before its table is filled: frames, items in
+//! their order (by cost, interleaved), and the memory plan; worked out once a process per board.
 
 use std::ops::Range;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -7,6 +7,7 @@ use std::sync::{Arc, Mutex};
 
 use rayon::prelude::*;
 
+use super::cost;
 use super::frames::{frames, groups, Frame};
 use super::glue::RUN;
 use super::items::{bound, items_of, Bound, Item};
@@ -73,7 +74,7 @@ impl Join {
         Ok(layout)
     }
 
-    /// The frames, the items (sorted by cost), their costs and the memory
+    /// The frames, the items (in their order), their costs and the memory
     /// plan for one thread; the table is only walked to be sized.
     pub(super) fn lay_out(n: usize) -> Result<Layout, Error> {
         let threads = 1;
@@ -125,12 +126,15 @@ impl Join {
                 most(&west, b.west);
                 most(&lower, b.lower);
                 most(&split, b.split);
-                (b.cost() as f32, item)
+                (cost::pair(&b, n) as f32, item)
             })
             .collect();
         drop(items);
-        // Largest first; ties in the order the frames made them.
+        // Largest first, ties in the order the frames made them; then
+        // interleaved, so that every stretch of items is a sample of all
+        // sizes.
         order.sort_by(|a, b| b.0.total_cmp(&a.0));
+        let order = cost::interleave(&order);
         let largest = Bound {
             east: east.into_inner(),
             west: west.into_inner(),

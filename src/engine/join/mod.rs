@@ -27,9 +27,10 @@
 //! west halves on them pair with none.
 //!
 //! Work items are (group, rows of the half glued once: E for the mirror
-//! frames, W for the others), ordered by estimated cost (the quarter
-//! pairs their glue may try, and the pairs of halves), largest first; they
-//! depend on n alone. Glued candidates are written and kept without a
+//! frames, W for the others), costed by a model of their time fitted
+//! offline ([`cost`]: the quarter pairs their glue may try, and the pairs
+//! of halves) and interleaved by cost, so that every stretch of items
+//! holds large and small ones alike; they depend on n alone. Glued candidates are written and kept without a
 //! branch, into per-thread scratch kept from item to item. The first
 //! [`burnside::items`] (run first, beside the others) count the solutions
 //! the rotations fix ([`burnside`]), each a part of them, which with the
@@ -48,6 +49,7 @@
 //!
 //! The rooms: `frames` (what the queens outside the quarters leave, the
 //! patterns' shape), `items` (the work items and their cost bounds),
+//! [`cost`] (what an item takes, and the items' order),
 //! `splits` (the column splits glue walks), `layout` (all of that before
 //! the table is filled, and the memory plan), `glue` (halves glued and
 //! pairs counted: the hot part), [`quarter`] (the tables), [`pairs`] (the
@@ -59,6 +61,7 @@
 //! counted (`pairs/sieve.rs`): from n = 20 on, about half the pair work.
 
 pub mod burnside;
+mod cost;
 mod describe;
 #[cfg(test)]
 mod fit;
@@ -84,9 +87,11 @@ use crate::problem::{Error, Symmetry};
 use crate::reduce::Tally;
 
 /// The version of the join's work items: bumped whenever the frames, the
-/// items or their order change (5: the rotations' fixed points cut into
-/// items of their own, [`burnside::items`]).
-pub const FORMAT: u32 = 5;
+/// items, their costs or their order change (5: the rotations' fixed
+/// points cut into items of their own, [`burnside::items`]; 6: costs in
+/// the reference machine's nanoseconds, items interleaved by cost,
+/// [`cost`]).
+pub const FORMAT: u32 = 6;
 
 /// The smallest board the join counts by joining; smaller ones are
 /// enumerated.
@@ -233,8 +238,8 @@ impl Join {
     /// As [`Join::plan`].
     pub fn costs(n: usize) -> Result<Vec<f64>, Error> {
         let layout = Self::layout(n)?;
-        let largest = layout.costs.first().map_or(1.0, |&c| f64::from(c));
-        Ok(std::iter::repeat_n(largest, burnside::items(n))
+        Ok((0..burnside::items(n))
+            .map(|item| cost::fixed(n, item))
             .chain(layout.costs.iter().map(|&c| f64::from(c)))
             .collect())
     }
@@ -277,12 +282,10 @@ impl Engine for Join {
     }
 
     fn cost(&self, item: usize) -> f64 {
-        // A fixed-point item takes about as long as the largest pair item.
-        let cost = match item.checked_sub(burnside::items(self.n)) {
-            None => self.costs.first(),
-            Some(pair) => self.costs.get(pair),
-        };
-        cost.map_or(1.0, |&c| f64::from(c))
+        match item.checked_sub(burnside::items(self.n)) {
+            None => cost::fixed(self.n, item),
+            Some(pair) => self.costs.get(pair).map_or(1.0, |&c| f64::from(c)),
+        }
     }
 
     fn count(&self, items: Range<usize>) -> Tally {

@@ -11,7 +11,8 @@ pairs of halves it may compare, `pairs`), in the engine's order. Then:
   engine cuts: its items in their order (interleaved by cost) cut into M
   contiguous ranges of equal cost (as exec::shard::ranges does), each
   shard's time the sum of its items' measured times, slowest over mean;
-  beside it the same costs in FORMAT 5's order (sorted, largest first);
+  beside it the same costs in FORMAT 5's order (the fixed-point
+  searches first, then the pairs sorted, largest first);
 - its progress by cost against progress by time: the most the share of
   the cost done differs from the share of the time, over every prefix of
   the order (what an ETA by cost or by items gets wrong);
@@ -47,11 +48,20 @@ def measure_items(n, path):
 
 
 def load(path):
+    """The rows of an item-times CSV; a fixed-point item's `kind` is
+    `fixed-I` (its search, burnside::fixed_item I), or `fixed` in files of
+    FORMAT 5, where item I was search I. Each row gets `fixed`: I, or None
+    for a pair item."""
     with open(path) as f:
-        return [
+        rows = [
             {k: (v if k == "kind" else float(v)) for k, v in row.items()}
             for row in csv.DictReader(f)
         ]
+    for row in rows:
+        kind = row["kind"]
+        row["fixed"] = (None if kind == "pair" else
+                        int(row["item"]) if kind == "fixed" else int(kind.split("-")[1]))
+    return rows
 
 
 def solve(matrix, vector):
@@ -158,11 +168,11 @@ def fixed_fits(data):
         return least_squares(xs, ys, [1.0] * len(points))
     half, quarter = {0: [], 1: []}, []
     for n, rows in data.items():
-        fixed = [r["seconds"] for r in rows if r["kind"] == "fixed"]
-        searching = [t for c, t in enumerate(fixed[:n])
-                     if c not in (0, n - 1) and not (n % 2 and c == n // 2)]
+        fixed = {r["fixed"]: r["seconds"] for r in rows if r["fixed"] is not None}
+        searching = [fixed[c] for c in range(1, n - 1) if not (n % 2 and c == n // 2)]
         half[n % 2].append((n, sum(searching) / len(searching)))
-        quarter.append((n, sum(fixed[n:]) / len(fixed[n:])))
+        turns = [fixed[c] for c in range(n, 2 * n)]
+        quarter.append((n, sum(turns) / len(turns)))
     lines = []
     for parity, points in half.items():
         if len(points) >= 2:
@@ -192,8 +202,8 @@ def main():
     for n, rows in data.items():
         seconds = [r["seconds"] for r in rows]
         print(f"n = {n}: {len(rows)} items, {sum(seconds):.2f} s on one thread")
-        fixed = [r for r in rows if r["kind"] == "fixed"]
-        pairs = [r for r in rows if r["kind"] == "pair"]
+        fixed = sorted((r for r in rows if r["fixed"] is not None), key=lambda r: r["fixed"])
+        pairs = [r for r in rows if r["fixed"] is None]
         big = max(seconds)
         print(f"  largest item {big * 1e3:.2f} ms = {100 * big / sum(seconds):.3f}% of the count; "
               f"fixed-point items {sum(r['seconds'] for r in fixed):.3f} s, the largest "
@@ -204,15 +214,15 @@ def main():
               f"({total_cost / sum(seconds):.3f} of the time measured)")
         sorted_order = fixed + sorted(pairs, key=lambda r: -r["cost"])
         for name, order in (("engine's order (interleaved)", rows),
-                            ("sorted, largest first (FORMAT 5)", sorted_order)):
+                            ("FORMAT 5's (sorted, searches first)", sorted_order)):
             c = [r["cost"] for r in order]
             t = [r["seconds"] for r in order]
             balance = "  ".join(f"{m}: {shard_balance(c, t, m):.3f}" for m in (16, 64, 256))
-            print(f"    {name:33} slowest/mean shard {balance}; "
+            print(f"    {name:36} slowest/mean shard {balance}; "
                   f"progress by cost off by {100 * progress_error(c, t):.1f}% of the time at worst")
     print("refitted on these times (what cost.rs would ship):")
     for parity in (0, 1):
-        rows = [r for n, rs in data.items() if n % 2 == parity for r in rs if r["kind"] == "pair"]
+        rows = [r for n, rs in data.items() if n % 2 == parity for r in rs if r["fixed"] is None]
         if rows:
             parity_name = "even" if parity == 0 else "odd"
             for model in (Power(rows), Linear(rows)):

@@ -11,7 +11,7 @@
 use std::io::{self, IsTerminal, Write};
 use std::time::{Instant, SystemTime, UNIX_EPOCH};
 
-use nqueens::engine::join::{burnside, Join, LARGEST_N, SMALLEST_JOINED};
+use nqueens::engine::join::{Join, LARGEST_N, SMALLEST_JOINED};
 use nqueens::engine::recount;
 use nqueens::Engine;
 use serde::Serialize;
@@ -137,14 +137,15 @@ pub fn run(args: AuditArgs) -> anyhow::Result<()> {
             )
         })
         .map_err(usage_error)?;
-    let fixed = burnside::items(args.n);
-    let chosen = choose(join.items() - fixed, args.items, seed);
+    // The pair items' indices (the fixed-point searches lie among them).
+    let pairs: Vec<usize> = (0..join.items()).filter(|&i| join.joins_pairs(i)).collect();
+    let chosen = choose(pairs.len(), args.items, seed);
     let drawn = chosen.len();
     let mut audit = Audit {
         n: args.n,
         seed,
         total_items: join.items(),
-        pair_items: join.items() - fixed,
+        pair_items: pairs.len(),
         simd: join.simd().to_string(),
         threads,
         items: Vec::with_capacity(drawn),
@@ -152,7 +153,7 @@ pub fn run(args: AuditArgs) -> anyhow::Result<()> {
         elapsed_s: 0.0,
     };
     for (done, pair) in chosen.into_iter().enumerate() {
-        let item = fixed + pair;
+        let item = pairs[pair];
         let described = join.describe(item).expect("a pair item describes itself");
         let clock = Instant::now();
         let mut tally = pool.install(|| join.count(item..item + 1)).weighted;

@@ -2,7 +2,6 @@
 //! tally weighs ([`ItemSet`]), for an audit to recount another way, and a
 //! line saying so for people.
 
-use super::burnside;
 use super::frames::{Fold, Frame};
 use super::items::Item;
 use super::Join;
@@ -19,12 +18,13 @@ pub struct Described {
 
 impl Join {
     /// What work item `index` stands for, if it joins pairs; `None` for the
-    /// items that count the rotations' fixed points ([`burnside::items`])
+    /// items that count the rotations' fixed points ([`burnside::items`](super::burnside::items))
     /// and for indices past the last item.
     pub fn describe(&self, index: usize) -> Option<Described> {
         let item = self
             .items
-            .get(index.checked_sub(burnside::items(self.n))?)?;
+            .get(index)
+            .filter(|i| i.fixed_index().is_none())?;
         let frames = &self.frames[self.groups[item.group as usize].clone()];
         let first = &frames[0];
         let reflected =

@@ -7,8 +7,8 @@
 use std::io::Write;
 use std::time::Instant;
 
-use super::items::bound;
-use super::{burnside, Join, Simd};
+use super::items::{bound, Bound};
+use super::{Join, Simd};
 use crate::engine::Engine;
 
 #[test]
@@ -30,41 +30,69 @@ fn item_times() {
     let sizes = layout.sizes.as_ref().unwrap();
     let mut file = std::io::BufWriter::new(std::fs::File::create(&out).unwrap());
     writeln!(file, "item,kind,cost,glue,pairs,east,west,lower,seconds").unwrap();
-    let fixed = burnside::items(n);
     // Every item timed once a pass, and its fastest pass kept: this
     // machine is shared and its speed drifts over seconds, which repeating
-    // an item at once would not see.
+    // an item at once would not see. Each pass visits the items in an
+    // order of its own, shuffled: in the engine's order a slow minute
+    // would fall on a few neighbouring shards (it did, by 15-20% at
+    // n = 20), and the shards' sums would show the machine's drift, not
+    // the model's.
     let passes: usize = std::env::var("NQUEENS_FIT_PASSES").map_or(3, |v| v.parse().unwrap());
     let mut seconds = vec![f64::INFINITY; join.items()];
     pool.install(|| {
-        // Warm the scratch up on the largest item.
-        join.count_item(&join.items[0]);
-        for _ in 0..passes {
-            for (index, best) in seconds.iter_mut().enumerate() {
+        // Warm the scratch up on the costliest item.
+        std::hint::black_box(join.count(0..1));
+        for pass in 0..passes {
+            for index in shuffled(join.items(), pass as u64) {
                 let clock = Instant::now();
                 std::hint::black_box(join.count(index..index + 1));
-                *best = best.min(clock.elapsed().as_secs_f64());
+                seconds[index] = seconds[index].min(clock.elapsed().as_secs_f64());
             }
         }
     });
-    for (index, t) in seconds[..fixed].iter().enumerate() {
-        writeln!(file, "{index},fixed,{},0,0,0,0,0,{t:.9}", join.cost(index)).unwrap();
-    }
-    for (pair, item) in join.items.iter().enumerate() {
+    // In the engine's order; a fixed-point item's kind names its search
+    // (`fixed-I`, burnside::fixed_item I).
+    for (index, item) in join.items.iter().enumerate() {
+        let (cost, t) = (join.cost(index), seconds[index]);
+        if let Some(fixed) = item.fixed_index() {
+            writeln!(file, "{index},fixed-{fixed},{cost},0,0,0,0,0,{t:.9}").unwrap();
+            continue;
+        }
         let frames = &layout.frames[layout.groups[item.group as usize].clone()];
         let b = bound(sizes, &layout.splits, frames, item);
+        let Bound {
+            glue,
+            pairs,
+            east,
+            west,
+            lower,
+            ..
+        } = b;
         writeln!(
             file,
-            "{},pair,{},{},{},{},{},{},{:.9}",
-            fixed + pair,
-            join.costs[pair],
-            b.glue,
-            b.pairs,
-            b.east,
-            b.west,
-            b.lower,
-            seconds[fixed + pair]
+            "{index},pair,{cost},{glue},{pairs},{east},{west},{lower},{t:.9}"
         )
         .unwrap();
     }
+}
+
+/// 0..len visited by a stride near len / φ (coprime with len, a
+/// different one each pass): neighbours in the engine's order are timed far
+/// apart.
+fn shuffled(len: usize, pass: u64) -> Vec<usize> {
+    fn gcd(a: usize, b: usize) -> usize {
+        if b == 0 {
+            a
+        } else {
+            gcd(b, a % b)
+        }
+    }
+    if len == 0 {
+        return Vec::new();
+    }
+    let mut step = (len as f64 * (0.618 - 0.05 * pass as f64).max(0.1)) as usize;
+    while gcd(step.max(1), len) != 1 {
+        step += 1;
+    }
+    (0..len).map(|k| k * step.max(1) % len).collect()
 }

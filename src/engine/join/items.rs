@@ -7,7 +7,9 @@ use super::quarter;
 use super::splits::Splits;
 
 /// One work item: a group of frames and the rows of the half built once
-/// for all of them (the east half's for a mirror frame, else the west's).
+/// for all of them (the east half's for a mirror frame, else the west's),
+/// or one of the searches for the rotations' fixed points
+/// ([`Item::fixed`]), placed among them.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Item {
     pub(super) group: u32,
@@ -16,6 +18,26 @@ pub(super) struct Item {
     /// The row sets this one stands for (its orbit under the flip, and the
     /// mirror), times the frame's weight.
     pub(super) weight: u32,
+}
+
+/// The group of a fixed-point item: no group of frames.
+const FIXED: u32 = u32::MAX;
+
+impl Item {
+    /// Fixed-point item `index` ([`burnside::fixed_item`](super::burnside::fixed_item)).
+    pub(super) fn fixed(index: usize) -> Item {
+        Item {
+            group: FIXED,
+            north: u16::try_from(index).expect("2n fixed-point items"),
+            south: 0,
+            weight: 0,
+        }
+    }
+
+    /// Which fixed-point item this is, if it is one (else it joins pairs).
+    pub(super) fn fixed_index(&self) -> Option<usize> {
+        (self.group == FIXED).then_some(usize::from(self.north))
+    }
 }
 
 /// What one item's halves may glue, at most: for each half, the sum over

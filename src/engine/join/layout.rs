@@ -13,7 +13,7 @@ use super::glue::RUN;
 use super::items::{bound, items_of, Bound, Item};
 use super::quarter;
 use super::splits::Splits;
-use super::{Join, LARGEST_N, LARGEST_QUARTER, SMALLEST_JOINED, WHOLE_TABLE_BYTES};
+use super::{burnside, Join, LARGEST_N, LARGEST_QUARTER, SMALLEST_JOINED, WHOLE_TABLE_BYTES};
 use crate::problem::{check_board_size, Error};
 
 /// What a join needs in memory, in bytes, planned before it allocates.
@@ -87,6 +87,9 @@ impl Join {
             });
         }
         let scratch = 64 << 10; // a block's tables and the stack's share
+                                // The rotations' fixed points, searched by items of their own.
+        let fixed =
+            (0..burnside::items(n)).map(|index| (cost::fixed(n, index) as f32, Item::fixed(index)));
         if n < SMALLEST_JOINED {
             let memory = MemoryPlan {
                 tables: 0,
@@ -94,14 +97,15 @@ impl Join {
                 per_thread: scratch,
                 threads,
             };
+            let (costs, items) = fixed.unzip();
             return Ok(Layout {
                 sizes: None,
                 whole_table: true,
                 splits: Splits::default(),
                 frames: Vec::new(),
                 groups: Vec::new(),
-                items: Vec::new(),
-                costs: Vec::new(),
+                items,
+                costs,
                 memory,
             });
         }
@@ -130,9 +134,11 @@ impl Join {
             })
             .collect();
         drop(items);
-        // Largest first, ties in the order the frames made them; then
-        // interleaved, so that every stretch of items is a sample of all
-        // sizes.
+        order.extend(fixed);
+        // Largest first, ties in the order the frames made them (then the
+        // fixed-point items'); then interleaved, so that every stretch of
+        // items is a sample of all sizes, the fixed-point searches spread
+        // among the pairs.
         order.sort_by(|a, b| b.0.total_cmp(&a.0));
         let order = cost::interleave(&order);
         let largest = Bound {

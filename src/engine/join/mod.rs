@@ -27,15 +27,16 @@
 //! west halves on them pair with none.
 //!
 //! Work items are (group, rows of the half glued once: E for the mirror
-//! frames, W for the others), costed by a model of their time fitted
-//! offline ([`cost`]: the quarter pairs their glue may try, and the pairs
-//! of halves) and interleaved by cost, so that every stretch of items
-//! holds large and small ones alike; they depend on n alone. Glued candidates are written and kept without a
-//! branch, into per-thread scratch kept from item to item. The first
-//! [`burnside::items`] (run first, beside the others) count the solutions
-//! the rotations fix ([`burnside`]), each a part of them, which with the
-//! total give the unique solutions and the classes. Boards below 4 are
-//! counted by enumeration in item 0: the join needs two rows per half.
+//! frames, W for the others), and [`burnside::items`] more that count the
+//! solutions the rotations fix ([`burnside`]), each a part of them, which
+//! with the total give the unique solutions and the classes. All are
+//! costed by a model of their time fitted offline ([`cost`]: for a pair
+//! item, the quarter pairs its glue may try and the pairs of halves) and
+//! interleaved by cost, so that every stretch of items holds large and
+//! small ones alike; they depend on n alone. Glued candidates are written
+//! and kept without a branch, into per-thread scratch kept from item to
+//! item. Boards below 4 are counted by enumeration in fixed-point item 0:
+//! the join needs two rows per half.
 //!
 //! Memory is planned before anything is allocated ([`Join::plan`]): the
 //! quarter table, the items, and per thread the largest half lists an item
@@ -152,11 +153,10 @@ pub struct Join {
     /// Runs of frames that share their west half (each a single frame, but
     /// for the off-centre ones of odd n: one per middle-column queen).
     groups: Vec<Range<usize>>,
-    /// The pair items, largest estimated cost first, as the work items
-    /// after the [`burnside::items`] that count what the rotations fix
-    /// (work item 0 also the whole board below [`SMALLEST_JOINED`]):
-    /// those first, so that their searches (36 ms at n = 18) run beside
-    /// the pairs rather than after them.
+    /// The work items in their order ([`cost::interleave`]): the pair
+    /// items and the [`burnside::items`] that count what the rotations fix
+    /// (fixed-point item 0 also the whole board below
+    /// [`SMALLEST_JOINED`]), spread among them.
     items: Vec<Item>,
     costs: Vec<f32>,
     simd: Simd,
@@ -238,10 +238,7 @@ impl Join {
     /// As [`Join::plan`].
     pub fn costs(n: usize) -> Result<Vec<f64>, Error> {
         let layout = Self::layout(n)?;
-        Ok((0..burnside::items(n))
-            .map(|item| cost::fixed(n, item))
-            .chain(layout.costs.iter().map(|&c| f64::from(c)))
-            .collect())
+        Ok(layout.costs.iter().map(|&c| f64::from(c)).collect())
     }
 
     /// The board size.
@@ -259,10 +256,18 @@ impl Join {
         self.memory
     }
 
-    /// How many items join pairs (the others, first: the rotations' fixed
-    /// points).
+    /// How many items join pairs (the others, [`burnside::items`] of
+    /// them, search for the rotations' fixed points).
     pub fn pair_items(&self) -> usize {
-        self.items.len()
+        self.items.len() - burnside::items(self.n)
+    }
+
+    /// Whether work item `index` joins pairs (else it searches for fixed
+    /// points, or lies past the last item).
+    pub fn joins_pairs(&self, index: usize) -> bool {
+        self.items
+            .get(index)
+            .is_some_and(|item| item.fixed_index().is_none())
     }
 }
 
@@ -278,28 +283,24 @@ impl Engine for Join {
     }
 
     fn items(&self) -> usize {
-        burnside::items(self.n) + self.items.len()
+        self.items.len()
     }
 
     fn cost(&self, item: usize) -> f64 {
-        match item.checked_sub(burnside::items(self.n)) {
-            None => cost::fixed(self.n, item),
-            Some(pair) => self.costs.get(pair).map_or(1.0, |&c| f64::from(c)),
-        }
+        self.costs.get(item).map_or(1.0, |&c| f64::from(c))
     }
 
     fn count(&self, items: Range<usize>) -> Tally {
-        let fixed_items = burnside::items(self.n);
         let mut tally = Tally::default();
-        for index in items {
-            match index.checked_sub(fixed_items) {
-                Some(pair) => tally.weighted += u128::from(self.count_item(&self.items[pair])),
-                None => {
-                    if index == 0 && self.n < SMALLEST_JOINED {
+        for item in &self.items[items] {
+            match item.fixed_index() {
+                None => tally.weighted += u128::from(self.count_item(item)),
+                Some(fixed) => {
+                    if fixed == 0 && self.n < SMALLEST_JOINED {
                         tally.weighted += u128::from(count_small(self.n));
                     }
                     tally.add(Tally {
-                        fixed: Some(burnside::fixed_item(self.n, index)),
+                        fixed: Some(burnside::fixed_item(self.n, fixed)),
                         ..Tally::default()
                     });
                 }
@@ -371,10 +372,13 @@ mod tests {
         {
             let mut join = Join::new(n, Join::fastest(), u64::MAX).unwrap();
             join.reflect = reflect;
-            let fixed = burnside::items(n);
-            assert_eq!(join.describe(fixed - 1), None, "a fixed-point item");
+            let fixed = (0..join.items()).filter(|&i| !join.joins_pairs(i));
+            assert!(
+                fixed.map(|i| join.describe(i)).all(|d| d.is_none()),
+                "fixed-point items"
+            );
             assert_eq!(join.describe(join.items()), None, "past the end");
-            for index in fixed..join.items() {
+            for index in (0..join.items()).filter(|&i| join.joins_pairs(i)) {
                 let described = join.describe(index).unwrap();
                 let tally = join.count(index..index + 1).weighted;
                 let recounted = crate::engine::recount::recount(&described.set);
@@ -401,9 +405,8 @@ mod tests {
                 join.reflect = n % 2 == 0;
                 let mut reference = whole.clone();
                 reference.reflect = join.reflect;
-                let fixed = burnside::items(n);
-                let mut total = join.count(0..fixed).total();
-                for index in fixed..join.items() {
+                let mut total = 0;
+                for index in 0..join.items() {
                     let tally = join.count(index..index + 1);
                     assert_eq!(
                         tally,

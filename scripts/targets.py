@@ -85,6 +85,11 @@ house     the house moved (issue 15): `count N --algo A --threads 1` for
           --baseline BINARY (the build before the move): target within 2%
           (0.98..1.02) each.
 
+order     the join's items in FORMAT 6 (costed in reference nanoseconds,
+          interleaved by cost) against --baseline BINARY (FORMAT 5: sorted
+          by cost, largest first): `count N --threads 2` for N = 17, 18, 19
+          (the pool over the whole count: its tail and its locality);
+          target no regression, at most 1.02 each.
 longrun   the journal's cost: `count 17 --threads 2 --checkpoint FILE` (a new
           journal every run) against the same count without one, target
           <= 1.01; the same for `count 16 --depth 7` (48,000 work items).
@@ -334,6 +339,17 @@ def house(binary, refcount, baseline=None):
     return comparisons, []
 
 
+def order(binary, refcount, baseline=None):
+    if not baseline:
+        sys.exit("error: the order suite compares with --baseline BINARY")
+    comparisons = [
+        (f"count {n} --threads 2 / baseline", "<= 1.02",
+         count(binary, n, "--threads", "2"), ours(n), count(baseline, n, "--threads", "2"), ours(n))
+        for n in (17, 18, 19)
+    ]
+    return comparisons, []
+
+
 def public_join(public):
     def suite(binary, refcount, baseline=None):
         comparisons = [
@@ -454,6 +470,7 @@ SUITES = {
     "kernels": kernels,
     "mpi": mpi,
     "house": house,
+    "order": order,
     "reach": reach,
     "public": None,  # needs --public
     "large": None,  # needs --public
@@ -486,7 +503,7 @@ def main():
     parser.add_argument(
         "--baseline",
         type=Path,
-        help="an older nqueens binary to compare with (layers, house, large and reach suites)",
+        help="an older nqueens binary to compare with (layers, house, order, large and reach suites)",
     )
     parser.add_argument(
         "--public",

@@ -25,16 +25,23 @@ pub fn items(n: usize) -> usize {
     2 * n
 }
 
+/// Which search fixed-point item `item` (below [`items`]) is: whether it
+/// is the half turn's (the first n) or the quarter turn's, and the column
+/// of its first row's queen.
+pub fn search_of(n: usize, item: usize) -> (bool, usize) {
+    (item < n, item % n)
+}
+
 /// What fixed-point item `item` (below [`items`]) finds: its rotation's
-/// solutions whose first row's queen stands in column `item % n`. Item 0
-/// also counts the solution every symmetry fixes (n = 1).
+/// solutions whose first row's queen stands in its column ([`search_of`]).
+/// Item 0 also counts the solution every symmetry fixes (n = 1).
 pub fn fixed_item(n: usize, item: usize) -> Fixed {
     assert!(item < items(n), "fixed-point item {item} of {}", items(n));
-    let step = if item < n { 2 } else { 1 };
-    let found = Search::new(n, step).count_from(item % n);
+    let (half_turn, column) = search_of(n, item);
+    let found = Search::new(n, if half_turn { 2 } else { 1 }).count_from(column);
     Fixed {
-        half_turn: if step == 2 { found } else { 0 },
-        quarter_turn: if step == 1 { found } else { 0 },
+        half_turn: if half_turn { found } else { 0 },
+        quarter_turn: if half_turn { 0 } else { found },
         every: u64::from(n == 1 && item == 0),
     }
 }

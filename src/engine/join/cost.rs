@@ -48,10 +48,10 @@ pub(super) fn pair(bound: &Bound, n: usize) -> f64 {
 /// at 20 (0.87 and 6.7 ms at 17 and 19), a quarter-turn item 2-19 µs.
 pub(super) fn fixed(n: usize, item: usize) -> f64 {
     let nf = n as f64;
-    if item >= burnside::items(n) / 2 {
+    let (half_turn, column) = burnside::search_of(n, item);
+    if !half_turn {
         return exp(-0.708 + 0.526 * nf);
     }
-    let column = item % n;
     if column == 0 || column == n - 1 || (n % 2 == 1 && column == n / 2) {
         return 1e3;
     }
@@ -61,24 +61,23 @@ pub(super) fn fixed(n: usize, item: usize) -> f64 {
     }
 }
 
-/// Puts items sorted by cost (largest first) in the order that visits
-/// their ranks as the van der Corput sequence does: rank r at the place
-/// whose bits, reversed, are r. Any stretch of that order is a sample
-/// stratified by cost (a stretch of 2^j aligned places holds every
+/// The ranks of `len` items sorted by cost (largest first) in the order
+/// that visits them as the van der Corput sequence does: rank r at the
+/// place whose bits, reversed, are r. Any stretch of that order is a
+/// sample stratified by cost (a stretch of 2^j aligned places holds every
 /// 2^(b-j)-th rank), so contiguous shards and hand-outs hold the same mix
 /// of large and small items, and a count's progress by items is its
-/// progress by time. The largest item still comes first.
-pub(super) fn interleave<T: Copy>(sorted: &[T]) -> Vec<T> {
-    let len = sorted.len();
-    if len <= 1 {
-        return sorted.to_vec();
-    }
-    let bits = usize::BITS - (len - 1).leading_zeros();
+/// progress by time. The largest item (rank 0) still comes first.
+pub(super) fn interleave(len: usize) -> impl Iterator<Item = usize> {
+    let bits = usize::BITS - len.saturating_sub(1).leading_zeros();
     (0..1usize << bits)
-        .map(|place| place.reverse_bits() >> (usize::BITS - bits))
-        .filter(|&rank| rank < len)
-        .map(|rank| sorted[rank])
-        .collect()
+        .map(move |place| {
+            place
+                .reverse_bits()
+                .checked_shr(usize::BITS - bits)
+                .unwrap_or(0)
+        })
+        .filter(move |&rank| rank < len)
 }
 
 /// ln x for x > 0 (x ≤ 0 gives -inf), by IEEE arithmetic alone: x = 2^e m
@@ -166,7 +165,7 @@ mod tests {
     fn interleaving_keeps_every_item_and_stratifies_every_stretch() {
         for len in [0, 1, 2, 3, 7, 8, 9, 1000, 4097] {
             let sorted: Vec<usize> = (0..len).collect();
-            let order = interleave(&sorted);
+            let order: Vec<usize> = interleave(len).collect();
             let mut seen = order.clone();
             seen.sort_unstable();
             assert_eq!(seen, sorted, "{len} items");
@@ -177,7 +176,7 @@ mod tests {
         // Any stretch of 64 places of 4097 holds about 64 evenly spread
         // ranks: as many in each eighth of the ranks, give or take 2 (the
         // sorted order puts them all in one eighth).
-        let order = interleave(&(0..4097).collect::<Vec<usize>>());
+        let order: Vec<usize> = interleave(4097).collect();
         for start in [0, 1, 100, 1000, 2047, 4000] {
             let mut eighths = [0i32; 8];
             for &rank in &order[start..(start + 64).min(order.len())] {

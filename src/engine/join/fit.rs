@@ -90,9 +90,9 @@ fn shuffled(len: usize, pass: u64) -> Vec<usize> {
     if len == 0 {
         return Vec::new();
     }
-    let mut step = (len as f64 * (0.618 - 0.05 * pass as f64).max(0.1)) as usize;
-    while gcd(step.max(1), len) != 1 {
+    let mut step = ((len as f64 * (0.618 - 0.05 * pass as f64).max(0.1)) as usize).max(1);
+    while gcd(step, len) != 1 {
         step += 1;
     }
-    (0..len).map(|k| k * step.max(1) % len).collect()
+    (0..len).map(|k| k * step % len).collect()
 }

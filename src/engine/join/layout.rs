@@ -1,5 +1,6 @@
 //! The layout of a join before its table is filled: frames, items in
-//! their order (by cost, interleaved), and the memory plan; worked out once a process per board.
+//! their order (by cost, interleaved), and the memory plan; worked out
+//! once a process per board.
 
 use std::ops::Range;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -136,11 +137,10 @@ impl Join {
         drop(items);
         order.extend(fixed);
         // Largest first, ties in the order the frames made them (then the
-        // fixed-point items'); then interleaved, so that every stretch of
+        // fixed-point items'); interleaved below, so that every stretch of
         // items is a sample of all sizes, the fixed-point searches spread
         // among the pairs.
         order.sort_by(|a, b| b.0.total_cmp(&a.0));
-        let order = cost::interleave(&order);
         let largest = Bound {
             east: east.into_inner(),
             west: west.into_inner(),
@@ -173,7 +173,9 @@ impl Join {
                 + east.max(west),
             threads,
         };
-        let (costs, items) = order.into_iter().unzip();
+        let (costs, items) = cost::interleave(order.len())
+            .map(|rank| order[rank])
+            .unzip();
         Ok(Layout {
             sizes: Some(sizes),
             whole_table,

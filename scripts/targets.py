@@ -80,6 +80,12 @@ reach     the join past the whole quarter table (issue 17, item 1): from
           against its memory plan (`--max-memory 1M` refusing with what
           it needs), target below it.
 
+drawn     the join past n = 25 (issue 17, item 1): items drawn from their
+          index, quarter cells searched one at a time. Peak RSS of
+          `count N --algo join --threads 2` for N = 26..32 stopped after
+          60 s (exit 124), each against its memory plan, target below it
+          and the plan within 4 GiB.
+
 house     the house moved (issue 15): `count N --algo A --threads 1` for
           N = 17, 18 and A = join, parallel against the same command of
           --baseline BINARY (the build before the move): target within 2%
@@ -323,6 +329,15 @@ def reach(binary, refcount, baseline=None):
     return comparisons, memory
 
 
+def drawn(binary, refcount, baseline=None):
+    memory = [
+        (f"count {n} --algo join --threads 2, first 60 s", count(binary, n, "--algo", "join", "--threads", "2"),
+         None, f"< its plan, {planned(binary, n, 2)}; plan <= 4 GiB", 60, 124)
+        for n in range(26, 33)
+    ]
+    return [], memory
+
+
 def house(binary, refcount, baseline=None):
     if not baseline:
         sys.exit("error: the house suite compares with --baseline BINARY")
@@ -472,6 +487,7 @@ SUITES = {
     "house": house,
     "order": order,
     "reach": reach,
+    "drawn": drawn,
     "public": None,  # needs --public
     "large": None,  # needs --public
     "simd": None,  # needs --public and --public-haswell

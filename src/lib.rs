@@ -222,8 +222,7 @@ pub struct JoinMemory {
 ///
 /// # Errors
 /// [`Error::BoardSize`] unless `1 <= n <= MAX_N`; for the join asked for
-/// by name, [`Error::JoinTooLarge`] past its largest board and
-/// [`Error::JoinMemory`] over the limit.
+/// by name, [`Error::JoinMemory`] over the limit.
 pub fn choose(n: usize, options: &Options, threads: usize) -> Result<Choice, Error> {
     check_board_size(n)?;
     let chosen = |algorithm| Choice {
@@ -251,9 +250,7 @@ pub fn choose(n: usize, options: &Options, threads: usize) -> Result<Choice, Err
     if backtrack_only || (!backtrack_lacks && (join_lacks || n < join_from)) {
         return Ok(chosen(Algorithm::Parallel));
     }
-    let Ok(plan) = Join::plan(n, threads) else {
-        return Ok(chosen(Algorithm::Parallel)); // past the join's largest board
-    };
+    let plan = Join::plan(n, threads)?;
     let limit = memory_limit(options);
     if plan.total() > limit {
         return Ok(Choice {
@@ -471,8 +468,8 @@ pub fn forecast(
 ///
 /// # Errors
 /// [`Error::BoardSize`], [`Error::Depth`], [`Error::PlanTooLarge`] or
-/// [`Error::SimdUnavailable`], as [`count`]; for the join [`Error::JoinTooLarge`]
-/// and [`Error::JoinMemory`].
+/// [`Error::SimdUnavailable`], as [`count`]; for the join
+/// [`Error::JoinMemory`].
 pub fn build_engine(n: usize, options: &Options, threads: usize) -> Result<AnyEngine, Error> {
     if choose(n, options, threads)?.algorithm == Algorithm::Join {
         let simd = EngineId::Join.simd(options.simd);

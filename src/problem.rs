@@ -116,23 +116,12 @@ pub enum Error {
         /// The most subproblems a plan may hold.
         max_subproblems: usize,
     },
-    /// The join's layout would be too large to work out.
-    #[error(
-        "the join counts boards up to n = {largest} (laying out n = {n} would size 2^28 quarter \
-         cells, 1 GiB, by walking 6e10 placements); use --algo parallel"
-    )]
-    JoinTooLarge {
-        /// The board size.
-        n: usize,
-        /// The largest board the join counts.
-        largest: usize,
-    },
     /// A forecast of the join times a sample of its items, and past
     /// [`LARGEST_SAMPLED`](crate::engine::join::LARGEST_SAMPLED) one item
     /// takes longer than a forecast may spend.
     #[error(
         "the join is forecast by timing a sample of its items, and past n = {largest} one item \
-         takes minutes to hours: no forecast of the join for n = {n} yet (--algo parallel \
+         takes minutes to days: no forecast of the join for n = {n} yet (--algo parallel \
          forecasts the backtracker)"
     )]
     JoinUnsampled {

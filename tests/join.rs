@@ -242,7 +242,11 @@ fn join_flags_are_checked_before_anything_runs() {
         "--max-memory",
         "needs",
     );
-    rejects(&["count", "28", "--algo", "join"], "--algo", "up to n = 27");
+    rejects(
+        &["count", "32", "--algo", "join", "--max-memory", "1G"],
+        "--max-memory",
+        "needs",
+    );
     rejects(&["estimate", "26"], "--algo", "no forecast of the join");
     rejects(
         &["estimate", "12", "--algo", "join", "--exact"],

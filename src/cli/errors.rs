@@ -45,7 +45,7 @@ pub fn usage_error(err: Error) -> anyhow::Error {
             rule: err.to_string(),
         }
         .into(),
-        Error::JoinTooLarge { .. } | Error::JoinUnsampled { .. } => UsageError {
+        Error::JoinUnsampled { .. } => UsageError {
             value: "join".to_string(),
             flag: "--algo <A>",
             rule: err.to_string(),

@@ -70,15 +70,20 @@ pub fn announce(
 ) -> anyhow::Result<()> {
     let threshold = ANNOUNCE_AFTER_S / share.max(1e-9);
     // What the count will refuse is the count's to say.
-    let Ok(Some(forecast)) = nqueens::forecast(
+    let forecast = match nqueens::forecast(
         n,
         options,
         threads,
         Some(threshold),
         ANNOUNCE_BUDGET_S,
         join,
-    ) else {
-        return Ok(());
+    ) {
+        Ok(Some(forecast)) => forecast,
+        Err(unsampled @ nqueens::Error::JoinUnsampled { .. }) => {
+            eprintln!("estimate: no forecast of this count (n = {n}): {unsampled}");
+            return Ok(());
+        }
+        _ => return Ok(()),
     };
     let seconds = forecast.estimated_s * share;
     let what = if share < 1.0 {

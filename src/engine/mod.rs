@@ -154,9 +154,7 @@ pub fn items_of(fingerprint: &Fingerprint) -> Result<usize, String> {
                     n / 2
                 ));
             }
-            join::Join::costs(n)
-                .map(|costs| costs.len())
-                .map_err(|e| e.to_string())
+            join::Join::items_of(n).map_err(|e| e.to_string())
         }
     }
 }

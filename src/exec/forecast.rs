@@ -153,7 +153,7 @@ impl Forecast {
 ///
 /// # Errors
 /// What planning the search or building the join refuses
-/// ([`Error::BoardSize`], [`Error::JoinTooLarge`], [`Error::JoinMemory`]…);
+/// ([`Error::BoardSize`], [`Error::JoinUnsampled`], [`Error::JoinMemory`]…);
 /// [`Error::ThreadPool`] if the one-thread pool of the calibration cannot
 /// start.
 pub fn forecast(

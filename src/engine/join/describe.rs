@@ -21,19 +21,24 @@ impl Join {
     /// items that count the rotations' fixed points ([`burnside::items`](super::burnside::items))
     /// and for indices past the last item.
     pub fn describe(&self, index: usize) -> Option<Described> {
-        let item = self
-            .items
-            .get(index)
-            .filter(|i| i.fixed_index().is_none())?;
-        let frames = &self.frames[self.groups[item.group as usize].clone()];
-        let first = &frames[0];
-        let reflected =
-            first.fold == Fold::MirrorAndFlip && first.forbidden == (0, 0) && self.reflect;
-        let parts = frames
+        // A drawn item stands for all the pair items of its block.
+        let items: Vec<Item> = self
+            .order
+            .items_of(index)
+            .filter(|i| i.fixed_index().is_none())
+            .collect();
+        let first = items.first()?;
+        let group = |item: &Item| &self.frames[self.groups[item.group as usize].clone()];
+        let reflected = group(first)[0].fold == Fold::MirrorAndFlip
+            && group(first)[0].forbidden == (0, 0)
+            && self.reflect;
+        let parts = items
             .iter()
-            .map(|frame| Part {
-                columns: self.rows_columns(frame, item),
-                weight: u64::from(item.weight),
+            .flat_map(|item| {
+                group(item).iter().map(|frame| Part {
+                    columns: self.rows_columns(frame, item),
+                    weight: u64::from(item.weight),
+                })
             })
             .collect();
         let set = ItemSet {
@@ -45,7 +50,11 @@ impl Join {
                 Weighing::Plain
             },
         };
-        let text = self.words(frames, item, reflected);
+        let text = items
+            .iter()
+            .map(|item| self.words(group(item), item, reflected))
+            .collect::<Vec<_>>()
+            .join("; ");
         Some(Described { set, text })
     }
 

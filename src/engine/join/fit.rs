@@ -52,7 +52,10 @@ fn item_times() {
     });
     // In the engine's order; a fixed-point item's kind names its search
     // (`fixed-I`, burnside::fixed_item I).
-    for (index, item) in join.items.iter().enumerate() {
+    let super::layout::Order::Listed { items, .. } = &*layout.order else {
+        panic!("n = {n}: items drawn, not listed (no cell sizes to bound them)");
+    };
+    for (index, item) in items.iter().enumerate() {
         let (cost, t) = (join.cost(index), seconds[index]);
         if let Some(fixed) = item.fixed_index() {
             writeln!(file, "{index},fixed-{fixed},{cost},0,0,0,0,0,{t:.9}").unwrap();

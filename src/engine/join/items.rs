@@ -49,8 +49,6 @@ pub(super) struct Bound {
     pub(super) west: u64,
     /// The largest lower cell placed on the way.
     pub(super) lower: u64,
-    /// The most halves one column split glues.
-    pub(super) split: u64,
     /// All the halves the item glues.
     pub(super) glue: u64,
     /// The pairs of glued halves it compares.
@@ -66,44 +64,39 @@ pub(super) fn bound(
     item: &Item,
 ) -> Bound {
     let side = |(north, south): (u32, u32), columns: u32| {
-        let (mut glued, mut lower, mut split) = (0u64, 0u64, 0u64);
+        let (mut glued, mut lower) = (0u64, 0u64);
         for &upper_columns in splits.of(columns, north.count_ones()) {
             let below = u64::from(sizes.cell(south, columns ^ upper_columns));
-            let product = u64::from(sizes.cell(north, upper_columns)) * below;
-            glued += product;
-            split = split.max(product);
+            glued += u64::from(sizes.cell(north, upper_columns)) * below;
             lower = lower.max(below);
         }
-        (glued, lower, split)
+        (glued, lower)
     };
     let first = &frames[0];
     let rows = (u32::from(item.north), u32::from(item.south));
     let others = (first.north ^ rows.0, first.south ^ rows.1);
     if first.fold == Fold::MirrorAndFlip {
-        let (east, east_lower, east_split) = side(rows, first.east.columns);
-        let (west, west_lower, west_split) = side(others, first.east.columns);
+        let (east, east_lower) = side(rows, first.east.columns);
+        let (west, west_lower) = side(others, first.east.columns);
         return Bound {
             east,
             west,
             lower: east_lower.max(west_lower),
-            split: east_split.max(west_split),
             glue: east + west,
             pairs: east as f64 * west as f64,
         };
     }
-    let (west, west_lower, west_split) = side(rows, first.west.columns);
+    let (west, west_lower) = side(rows, first.west.columns);
     let mut bound = Bound {
         west,
         lower: west_lower,
-        split: west_split,
         glue: west,
         ..Bound::default()
     };
     for frame in frames {
-        let (east, east_lower, east_split) = side(others, frame.east.columns);
+        let (east, east_lower) = side(others, frame.east.columns);
         bound.east = bound.east.max(east);
         bound.lower = bound.lower.max(east_lower);
-        bound.split = bound.split.max(east_split);
         bound.glue += east;
         bound.pairs += east as f64 * west as f64;
     }
@@ -114,14 +107,7 @@ pub(super) fn bound(
 /// many as its east columns) and west, one per orbit under the frame's
 /// fold.
 pub(super) fn items_of(h: usize, index: usize, frame: &Frame, items: &mut Vec<Item>) {
-    // The rows of the half built once: the east's for a mirror frame, else
-    // the west's.
-    let wanted = match frame.fold {
-        Fold::MirrorAndFlip => frame.east.columns.count_ones(),
-        Fold::None => frame.west.columns.count_ones(),
-    };
-    let rows = |north: u32, south: u32| u64::from(north) | u64::from(south) << h;
-    let reverse = |bits: u32| bits.reverse_bits() >> (32 - h);
+    let wanted = wanted(frame);
     for north in 0u32..1 << h {
         if north & !frame.north != 0 {
             continue;
@@ -130,30 +116,54 @@ pub(super) fn items_of(h: usize, index: usize, frame: &Frame, items: &mut Vec<It
             if south & !frame.south != 0 || north.count_ones() + south.count_ones() != wanted {
                 continue;
             }
-            let mut weight = frame.weight;
-            if frame.fold == Fold::MirrorAndFlip {
-                // E, its complement (the east-west mirror), its reverse
-                // (the north-south flip) and the reverse's complement count
-                // alike: the smallest stands for all of them.
-                let (flip_north, flip_south) = (reverse(south), reverse(north));
-                let mut orbit = [
-                    rows(north, south),
-                    rows(frame.north ^ north, frame.south ^ south),
-                    rows(flip_north, flip_south),
-                    rows(frame.north ^ flip_north, frame.south ^ flip_south),
-                ];
-                if orbit[0] != *orbit.iter().min().expect("four row sets") {
-                    continue;
-                }
-                orbit.sort_unstable();
-                weight *= 1 + orbit.windows(2).filter(|w| w[0] != w[1]).count() as u64;
-            }
-            items.push(Item {
-                group: index as u32,
-                north: north as u16,
-                south: south as u16,
-                weight: weight as u32,
-            });
+            items.extend(item_of(h, index, frame, (north, south)));
         }
     }
+}
+
+/// How many rows the half built once holds: the east's for a mirror
+/// frame, else the west's (as many as its columns).
+pub(super) fn wanted(frame: &Frame) -> u32 {
+    match frame.fold {
+        Fold::MirrorAndFlip => frame.east.columns.count_ones(),
+        Fold::None => frame.west.columns.count_ones(),
+    }
+}
+
+/// The item of group `index` (whose first frame is `frame`) on the rows
+/// `(north, south)` of the half built once ([`wanted`] of them, inside
+/// the frame's rows), with its weight; `None` if another row set of its
+/// orbit stands for it.
+pub(super) fn item_of(
+    h: usize,
+    index: usize,
+    frame: &Frame,
+    (north, south): (u32, u32),
+) -> Option<Item> {
+    let rows = |north: u32, south: u32| u64::from(north) | u64::from(south) << h;
+    let reverse = |bits: u32| bits.reverse_bits() >> (32 - h);
+    let mut weight = frame.weight;
+    if frame.fold == Fold::MirrorAndFlip {
+        // E, its complement (the east-west mirror), its reverse (the
+        // north-south flip) and the reverse's complement count alike: the
+        // smallest stands for all of them.
+        let (flip_north, flip_south) = (reverse(south), reverse(north));
+        let mut orbit = [
+            rows(north, south),
+            rows(frame.north ^ north, frame.south ^ south),
+            rows(flip_north, flip_south),
+            rows(frame.north ^ flip_north, frame.south ^ flip_south),
+        ];
+        if orbit[0] != *orbit.iter().min().expect("four row sets") {
+            return None;
+        }
+        orbit.sort_unstable();
+        weight *= 1 + orbit.windows(2).filter(|w| w[0] != w[1]).count() as u64;
+    }
+    Some(Item {
+        group: index as u32,
+        north: north as u16,
+        south: south as u16,
+        weight: weight as u32,
+    })
 }

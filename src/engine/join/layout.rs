@@ -12,9 +12,10 @@ use super::cost;
 use super::frames::{frames, groups, Frame};
 use super::glue::RUN;
 use super::items::{bound, items_of, Bound, Item};
-use super::quarter;
+use super::quarter::{self, Source};
+use super::slots::Slots;
 use super::splits::Splits;
-use super::{burnside, Join, LARGEST_N, LARGEST_QUARTER, SMALLEST_JOINED, WHOLE_TABLE_BYTES};
+use super::{burnside, Join, LISTED_TO, SMALLEST_JOINED, WHOLE_TABLE_BYTES};
 use crate::problem::{check_board_size, Error};
 
 /// What a join needs in memory, in bytes, planned before it allocates.
@@ -42,17 +43,73 @@ impl MemoryPlan {
     }
 }
 
+/// The work items in their order.
+#[derive(Clone, Debug)]
+pub(super) enum Order {
+    /// Listed with their costs, interleaved by cost ([`cost::interleave`]),
+    /// to [`LISTED_TO`].
+    Listed { items: Vec<Item>, costs: Vec<f32> },
+    /// Worked out from their index past it ([`Slots`]).
+    Drawn(Slots),
+}
+
+impl Order {
+    /// How many work items there are.
+    pub(super) fn len(&self) -> usize {
+        match self {
+            Order::Listed { items, .. } => items.len(),
+            Order::Drawn(slots) => slots.items(),
+        }
+    }
+
+    /// Work item `index`'s estimated cost: in the reference machine's
+    /// nanoseconds for a listed item, its slots for a drawn one (every
+    /// stretch of drawn items is a random sample of the slots).
+    pub(super) fn cost(&self, index: usize) -> f64 {
+        match self {
+            Order::Listed { costs, .. } => costs.get(index).map_or(1.0, |&c| f64::from(c)),
+            Order::Drawn(slots) => slots.slots(index).count() as f64,
+        }
+    }
+
+    /// The items work item `index` counts: one listed item, or a drawn
+    /// block's (none past the last).
+    pub(super) fn items_of(&self, index: usize) -> impl Iterator<Item = Item> + '_ {
+        let (listed, drawn) = match self {
+            Order::Listed { items, .. } => (items.get(index).copied(), None),
+            Order::Drawn(slots) => (None, Some(slots.items_of(index))),
+        };
+        listed.into_iter().chain(drawn.into_iter().flatten())
+    }
+}
+
+/// The largest quarter cell of the h×h square (0 <= h <= 16), for the
+/// memory plan of boards whose cells are searched: counted to h = 13
+/// (`CellSizes`), where it is 1.05-1.33 times Q(h), the h-queens
+/// solutions (the full cell); from h = 14, 1.4 Q(h), an estimate.
+const LARGEST_CELL: [u64; 17] = [
+    1, 1, 1, 1, 2, 2, 10, 40, 92, 352, 946, 3_571, 15_003, 77_432, 512_000, 3_200_000, 20_700_000,
+];
+
+/// One thread's scratch for east and west lists of at most `east` and
+/// `west` halves and lower cells of at most `lower` quarters: the lists,
+/// one side's halves off the long diagonals, the lower quarters placed
+/// (three words each); the pair counter's sieve sorts a copy of both
+/// sides, with a byte per pattern of the longer; and 64 KiB for a block's
+/// tables and the stack's share.
+fn scratch(east: u64, west: u64, lower: u64) -> u64 {
+    let longer = east.max(west);
+    (64 << 10) + 8 * (east + west + longer) + 24 * lower + 8 * (east + west) + longer
+}
+
 /// A join before its table is filled.
 pub(super) struct Layout {
     pub(super) sizes: Option<quarter::CellSizes>,
-    /// Whether the whole quarter table is filled (else each worker fills
-    /// the row sets its items glue from).
-    pub(super) whole_table: bool,
+    pub(super) cells: Source,
     pub(super) splits: Splits,
     pub(super) frames: Vec<Frame>,
     pub(super) groups: Vec<Range<usize>>,
-    pub(super) items: Vec<Item>,
-    pub(super) costs: Vec<f32>,
+    pub(super) order: Arc<Order>,
     pub(super) memory: MemoryPlan,
 }
 
@@ -81,32 +138,27 @@ impl Join {
         let threads = 1;
         check_board_size(n)?;
         let h = n / 2;
-        if h > LARGEST_QUARTER {
-            return Err(Error::JoinTooLarge {
-                n,
-                largest: LARGEST_N,
-            });
+        if n > LISTED_TO {
+            return Ok(Self::lay_out_drawn(n));
         }
-        let scratch = 64 << 10; // a block's tables and the stack's share
-                                // The rotations' fixed points, searched by items of their own.
+        // The rotations' fixed points, searched by items of their own.
         let fixed =
             (0..burnside::items(n)).map(|index| (cost::fixed(n, index) as f32, Item::fixed(index)));
         if n < SMALLEST_JOINED {
             let memory = MemoryPlan {
                 tables: 0,
                 items: 0,
-                per_thread: scratch,
+                per_thread: scratch(0, 0, 0),
                 threads,
             };
             let (costs, items) = fixed.unzip();
             return Ok(Layout {
                 sizes: None,
-                whole_table: true,
+                cells: Source::Table,
                 splits: Splits::default(),
                 frames: Vec::new(),
                 groups: Vec::new(),
-                items,
-                costs,
+                order: Arc::new(Order::Listed { items, costs }),
                 memory,
             });
         }
@@ -119,8 +171,8 @@ impl Join {
             items_of(h, index, &frames[group.start], &mut items);
         }
         // Each item's cost kept, and the largest of each bound's terms
-        // (not every bound: 48 bytes an item, 3 GB at n = 27).
-        let (east, west, lower, split) = Default::default();
+        // (not every bound: 48 bytes an item).
+        let (east, west, lower) = Default::default();
         let most = |most: &AtomicU64, value: u64| most.fetch_max(value, Ordering::Relaxed);
         let mut order: Vec<(f32, Item)> = items
             .par_iter()
@@ -130,7 +182,6 @@ impl Join {
                 most(&east, b.east);
                 most(&west, b.west);
                 most(&lower, b.lower);
-                most(&split, b.split);
                 (cost::pair(&b, n) as f32, item)
             })
             .collect();
@@ -145,12 +196,11 @@ impl Join {
             east: east.into_inner(),
             west: west.into_inner(),
             lower: lower.into_inner(),
-            split: split.into_inner(),
             ..Bound::default()
         };
         // The lists hold a run of splits at a time (a split over the run's
-        // limit alone).
-        let list = |halves: u64| halves.min(RUN.max(largest.split));
+        // limit is cut by its upper quarters: at most a lower cell's worth).
+        let list = |halves: u64| halves.min(RUN.max(largest.lower));
         let (east, west) = (list(largest.east), list(largest.west));
         let whole_table = sizes.table_bytes() <= WHOLE_TABLE_BYTES;
         let (table, row_sets) = match whole_table {
@@ -161,16 +211,9 @@ impl Join {
             // The table, and the cell sizes kept with the layout.
             tables: table + sizes.bytes(),
             items: (order.len() * (std::mem::size_of::<Item>() + 4)) as u64,
-            // East, west, one side's halves off the long diagonals, lower
-            // quarters; the pair counter's sieve sorts a copy of both
-            // sides, with a byte per pattern of the longer; the upper and
-            // lower quarters' row sets without the whole table.
-            per_thread: scratch
-                + row_sets
-                + 8 * (east + west + east.max(west))
-                + 16 * largest.lower
-                + 8 * (east + west)
-                + east.max(west),
+            // The upper and lower quarters' row sets without the whole
+            // table.
+            per_thread: scratch(east, west, largest.lower) + row_sets,
             threads,
         };
         let (costs, items) = cost::interleave(order.len())
@@ -178,13 +221,48 @@ impl Join {
             .unzip();
         Ok(Layout {
             sizes: Some(sizes),
-            whole_table,
+            cells: match whole_table {
+                true => Source::Table,
+                false => Source::RowSets,
+            },
             splits,
             frames,
             groups,
-            items,
-            costs,
+            order: Arc::new(Order::Listed { items, costs }),
             memory,
         })
+    }
+
+    /// The layout past [`LISTED_TO`]: items drawn from their index, cells
+    /// searched as the glue reaches them; nothing sized or bounded item
+    /// by item, so it takes milliseconds.
+    pub(super) fn lay_out_drawn(n: usize) -> Layout {
+        let h = n / 2;
+        let frames = frames(n, h);
+        let splits = Splits::new(h, &frames);
+        let groups = groups(&frames);
+        let firsts: Vec<Frame> = groups.iter().map(|g| frames[g.start]).collect();
+        let slots = Slots::new(n, h, &firsts);
+        // A run of splits glues at most RUN halves, or one lower cell's
+        // worth (a split over RUN is cut by its upper quarters).
+        let cell = LARGEST_CELL[h];
+        let list = RUN.max(cell);
+        let memory = MemoryPlan {
+            tables: splits.bytes(),
+            items: slots.bytes(),
+            // The upper cell of the split being glued (the lower one is
+            // placed as the scratch's lower quarters).
+            per_thread: scratch(list, list, cell) + 8 * cell,
+            threads: 1,
+        };
+        Layout {
+            sizes: None,
+            cells: Source::Searched,
+            splits,
+            frames,
+            groups,
+            order: Arc::new(Order::Drawn(slots)),
+            memory,
+        }
     }
 }

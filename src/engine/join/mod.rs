@@ -29,11 +29,13 @@
 //! Work items are (group, rows of the half glued once: E for the mirror
 //! frames, W for the others), and [`burnside::items`] more that count the
 //! solutions the rotations fix ([`burnside`]), each a part of them, which
-//! with the total give the unique solutions and the classes. All are
-//! costed by a model of their time fitted offline ([`cost`]: for a pair
-//! item, the quarter pairs its glue may try and the pairs of halves) and
-//! interleaved by cost, so that every stretch of items holds large and
-//! small ones alike; they depend on n alone. Glued candidates are written
+//! with the total give the unique solutions and the classes. To
+//! [`LISTED_TO`] all are listed, costed by a model of their time fitted
+//! offline ([`cost`]: for a pair item, the quarter pairs its glue may try
+//! and the pairs of halves) and interleaved by cost, so that every stretch
+//! of items holds large and small ones alike; past it a work item is a
+//! block of them drawn from a fixed pseudo-random order (`slots`), worked
+//! out from its index. Either way they depend on n alone. Glued candidates are written
 //! and kept without a branch, into per-thread scratch kept from item to
 //! item. Boards below 4 are counted by enumeration in fixed-point item 0:
 //! the join needs two rows per half.
@@ -43,16 +45,19 @@
 //! can glue; a plan over the limit is refused with what it needs. The
 //! whole table is filled while it takes at most [`WHOLE_TABLE_BYTES`] (to
 //! n = 23); past it each worker fills the row sets an item glues from
-//! ([`quarter::RowSet`]), and a side longer than `glue::RUN` halves is
-//! glued and paired in runs of its column splits: memory grows with the
+//! ([`quarter::RowSet`]), and past [`LISTED_TO`] searches each cell as
+//! the glue reaches it ([`quarter::search_cell`]); a side longer than
+//! `glue::RUN` halves is glued and paired in runs of its column splits (a
+//! split over it cut by its upper quarters): memory grows with the
 //! threads, not with the table (n = 24: 451 MiB on 2 threads, against
-//! 6.3 GiB with the table).
+//! 6.3 GiB with the table; n = 32: 2.8 GiB on 2 threads).
 //!
 //! The rooms: `frames` (what the queens outside the quarters leave, the
 //! patterns' shape), `items` (the work items and their cost bounds),
 //! [`cost`] (what an item takes, and the items' order),
-//! `splits` (the column splits glue walks), `layout` (all of that before
-//! the table is filled, and the memory plan), `glue` (halves glued and
+//! `splits` (the column splits glue walks), `slots` (the items past
+//! [`LISTED_TO`], drawn), `layout` (all of that before the table is
+//! filled, and the memory plan), `glue` (halves glued and
 //! pairs counted: the hot part), [`quarter`] (the tables), [`pairs`] (the
 //! pair counters) and [`burnside`] (the rotations' fixed points).
 //!
@@ -72,15 +77,17 @@ mod items;
 mod layout;
 pub mod pairs;
 pub mod quarter;
+mod slots;
 mod splits;
 
 use std::ops::Range;
+use std::sync::Arc;
 
 pub use self::describe::Described;
 use self::frames::Frame;
-use self::items::Item;
 pub use self::layout::MemoryPlan;
-use self::quarter::QuarterTable;
+use self::layout::Order;
+use self::quarter::{QuarterTable, Source};
 use self::splits::Splits;
 use super::{Engine, EngineId, Fingerprint};
 use crate::engine::cpu::{self, Path, Simd};
@@ -105,10 +112,13 @@ pub const SMALLEST_JOINED: usize = 4;
 /// the two ways (only their sums agree): changing this bumps [`FORMAT`].
 pub const REFLECT_FROM: usize = 18;
 
-/// The largest quarter the join lays out (its cells' sizes for all of
-/// it, 4 bytes a cell: 256 MiB at 13×13): for n = 26 and 27. Larger boards
-/// are refused.
-pub const LARGEST_QUARTER: usize = 13;
+/// The largest board whose items are listed and costed one by one, from
+/// the sizes of all the quarter cells (4 bytes a cell: 64 MiB at 12×12;
+/// at n = 27, 7 × 10⁷ items bounded in 11 minutes). Past it the items are
+/// drawn from their index and the cells searched one at a time
+/// ([`slots`](self::slots)): laying a board out takes milliseconds, to
+/// n = 32.
+pub const LISTED_TO: usize = 25;
 
 /// The most the whole quarter table may take to be filled once for all
 /// workers: 540 MB at 11×11 (n = 22, 23). Past it (5.1 GB at 12×12, 51 GB
@@ -119,8 +129,9 @@ pub const LARGEST_QUARTER: usize = 13;
 /// filling is small next to the pairs its cells make.
 pub const WHOLE_TABLE_BYTES: u64 = 1 << 30;
 
-/// The largest board the join counts.
-pub const LARGEST_N: usize = 2 * LARGEST_QUARTER + 1;
+/// The largest board the join counts: every board the program takes (a
+/// half's pattern of 2h - 1 diagonals each way fits 64 bits to h = 16).
+pub const LARGEST_N: usize = crate::problem::MAX_N;
 
 /// The largest board whose join a forecast samples: at n = 26 an item
 /// takes minutes to hours, more than a forecast may spend on its sample
@@ -133,10 +144,10 @@ pub const LARGEST_SAMPLED: usize = 25;
 pub const SLOW_LAYOUT_FROM: usize = 22;
 
 /// Whether laying the join out for the n×n board takes seconds (from
-/// [`SLOW_LAYOUT_FROM`] to [`LARGEST_N`]): a count or a forecast then
+/// [`SLOW_LAYOUT_FROM`] to [`LISTED_TO`]): a count or a forecast then
 /// says it is planning before it starts.
 pub fn lays_out_slowly(n: usize) -> bool {
-    (SLOW_LAYOUT_FROM..=LARGEST_N).contains(&n)
+    (SLOW_LAYOUT_FROM..=LISTED_TO).contains(&n)
 }
 
 /// The join engine for one board.
@@ -146,19 +157,20 @@ pub struct Join {
     h: usize,
     /// The whole h×h table, where it is small enough to fill (empty below
     /// [`SMALLEST_JOINED`]); else each worker fills the row sets an item
-    /// glues from ([`quarter::RowSet`]).
+    /// glues from ([`quarter::RowSet`]), or searches each cell.
     square: Option<QuarterTable>,
+    cells: Source,
     splits: Splits,
     frames: Vec<Frame>,
     /// Runs of frames that share their west half (each a single frame, but
     /// for the off-centre ones of odd n: one per middle-column queen).
     groups: Vec<Range<usize>>,
-    /// The work items in their order ([`cost::interleave`]): the pair
-    /// items and the [`burnside::items`] that count what the rotations fix
-    /// (fixed-point item 0 also the whole board below
-    /// [`SMALLEST_JOINED`]), spread among them.
-    items: Vec<Item>,
-    costs: Vec<f32>,
+    /// The work items in their order (listed and interleaved by cost,
+    /// [`cost::interleave`], or drawn): the pair items and the
+    /// [`burnside::items`] that count what the rotations fix (fixed-point
+    /// item 0 also the whole board below [`SMALLEST_JOINED`]), spread
+    /// among them.
+    order: Arc<Order>,
     simd: Simd,
     memory: MemoryPlan,
     /// Whether even boards fold in the diagonal reflections (from
@@ -173,8 +185,7 @@ impl Join {
     /// threads, planned without allocating the tables.
     ///
     /// # Errors
-    /// [`Error::BoardSize`] unless 1 <= n <= [`MAX_N`](crate::problem::MAX_N);
-    /// [`Error::JoinTooLarge`] for quarters over [`LARGEST_QUARTER`].
+    /// [`Error::BoardSize`] unless 1 <= n <= [`MAX_N`](crate::problem::MAX_N).
     pub fn plan(n: usize, threads: usize) -> Result<MemoryPlan, Error> {
         Ok(Self::layout(n)?.memory.for_threads(threads))
     }
@@ -210,25 +221,29 @@ impl Join {
                 limit: max_memory,
             });
         }
-        let h = n / 2;
-        Ok(Join {
+        Ok(Self::laid_out(n, simd, &layout, memory))
+    }
+
+    /// The join of the n×n board as `layout` lays it out.
+    fn laid_out(n: usize, simd: Simd, layout: &layout::Layout, memory: MemoryPlan) -> Join {
+        Join {
             n,
-            h,
-            square: match &layout.sizes {
-                Some(sizes) if layout.whole_table => Some(QuarterTable::from_sizes(sizes)),
-                Some(_) => None,
-                None => Some(QuarterTable::new(1, 1)),
+            h: n / 2,
+            square: match (&layout.sizes, layout.cells) {
+                (Some(sizes), Source::Table) => Some(QuarterTable::from_sizes(sizes)),
+                (None, Source::Table) => Some(QuarterTable::new(1, 1)),
+                _ => None,
             },
+            cells: layout.cells,
             splits: layout.splits.clone(),
             frames: layout.frames.clone(),
             groups: layout.groups.clone(),
-            items: layout.items.clone(),
-            costs: layout.costs.clone(),
+            order: Arc::clone(&layout.order),
             simd,
             memory,
             reflect: n >= REFLECT_FROM,
             run: glue::RUN,
-        })
+        }
     }
 
     /// The estimated cost of every work item, as [`Engine::cost`] gives
@@ -238,7 +253,18 @@ impl Join {
     /// As [`Join::plan`].
     pub fn costs(n: usize) -> Result<Vec<f64>, Error> {
         let layout = Self::layout(n)?;
-        Ok(layout.costs.iter().map(|&c| f64::from(c)).collect())
+        Ok((0..layout.order.len())
+            .map(|i| layout.order.cost(i))
+            .collect())
+    }
+
+    /// How many work items the n×n board's join has, without filling its
+    /// table.
+    ///
+    /// # Errors
+    /// As [`Join::plan`].
+    pub fn items_of(n: usize) -> Result<usize, Error> {
+        Ok(Self::layout(n)?.order.len())
     }
 
     /// The board size.
@@ -257,17 +283,21 @@ impl Join {
     }
 
     /// How many items join pairs (the others, [`burnside::items`] of
-    /// them, search for the rotations' fixed points).
+    /// them, search for the rotations' fixed points); where items are
+    /// drawn, all of them (a block of slots holds pair items).
     pub fn pair_items(&self) -> usize {
-        self.items.len() - burnside::items(self.n)
+        match &*self.order {
+            Order::Listed { items, .. } => items.len() - burnside::items(self.n),
+            Order::Drawn(slots) => slots.items(),
+        }
     }
 
     /// Whether work item `index` joins pairs (else it searches for fixed
-    /// points, or lies past the last item).
+    /// points only, or lies past the last item).
     pub fn joins_pairs(&self, index: usize) -> bool {
-        self.items
-            .get(index)
-            .is_some_and(|item| item.fixed_index().is_none())
+        self.order
+            .items_of(index)
+            .any(|item| item.fixed_index().is_none())
     }
 }
 
@@ -283,18 +313,18 @@ impl Engine for Join {
     }
 
     fn items(&self) -> usize {
-        self.items.len()
+        self.order.len()
     }
 
     fn cost(&self, item: usize) -> f64 {
-        self.costs.get(item).map_or(1.0, |&c| f64::from(c))
+        self.order.cost(item)
     }
 
     fn count(&self, items: Range<usize>) -> Tally {
         let mut tally = Tally::default();
-        for item in &self.items[items] {
+        for item in items.flat_map(|index| self.order.items_of(index)) {
             match item.fixed_index() {
-                None => tally.weighted += u128::from(self.count_item(item)),
+                None => tally.weighted += u128::from(self.count_item(&item)),
                 Some(fixed) => {
                     if fixed == 0 && self.n < SMALLEST_JOINED {
                         tally.weighted += u128::from(count_small(self.n));
@@ -337,6 +367,7 @@ fn count_small(n: usize) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::frames::{canonical, frames};
+    use super::items::Item;
     use super::splits::subsets;
     use super::*;
     use crate::oeis::known_total;
@@ -421,6 +452,63 @@ mod tests {
     }
 
     #[test]
+    fn drawn_items_are_the_listed_ones_in_another_order() {
+        let key = |i: &Item| (i.group, i.north, i.south, i.weight);
+        for n in 4..=16 {
+            let listed = Join::lay_out(n).unwrap();
+            let drawn = Join::lay_out_drawn(n);
+            let all = |order: &Order| {
+                let mut items: Vec<_> = (0..order.len())
+                    .flat_map(|i| order.items_of(i))
+                    .map(|i| key(&i))
+                    .collect();
+                items.sort_unstable();
+                items
+            };
+            assert_eq!(all(&drawn.order), all(&listed.order), "n = {n}");
+        }
+    }
+
+    #[test]
+    fn searched_cells_and_drawn_items_count_every_board_alike() {
+        // Even boards with the reflections folded in and without; runs of
+        // a split (or of its upper quarters) and of a few.
+        for n in 4..=14 {
+            let listed = Join::new(n, Join::fastest(), u64::MAX).unwrap();
+            let layout = Join::lay_out_drawn(n);
+            for (reflect, run) in [(false, 1), (n % 2 == 0, 40), (false, glue::RUN)] {
+                let mut drawn = Join::laid_out(n, Join::fastest(), &layout, layout.memory);
+                drawn.reflect = reflect;
+                drawn.run = run;
+                let mut reference = listed.clone();
+                reference.reflect = reflect;
+                let tally = drawn.count(0..drawn.items());
+                assert_eq!(
+                    tally,
+                    reference.count(0..reference.items()),
+                    "n = {n}, run {run}"
+                );
+                assert_eq!(Some(tally.total()), known_total(n), "n = {n}");
+            }
+        }
+    }
+
+    #[test]
+    fn every_board_to_32_is_laid_out_at_once_within_its_plan() {
+        for n in LISTED_TO + 1..=LARGEST_N {
+            let clock = std::time::Instant::now();
+            let plan = Join::plan(n, 2).unwrap();
+            assert!(plan.total() < 4 << 30, "n = {n}: {plan:?}");
+            let items = Join::items_of(n).unwrap();
+            assert!(
+                (1 << 20..=1 << 22).contains(&items),
+                "n = {n}: {items} items"
+            );
+            assert!(clock.elapsed().as_secs_f64() < 5.0, "n = {n}");
+        }
+    }
+
+    #[test]
     fn off_centre_pairs_fall_into_orbits_of_eight() {
         let h = 5i64;
         let pairs: Vec<(i64, i64)> = (-h..=h)
@@ -478,9 +566,9 @@ mod tests {
     }
 
     #[test]
-    fn boards_past_the_largest_quarter_are_refused_before_any_table() {
-        let refused = Error::JoinTooLarge { n: 28, largest: 27 };
-        assert_eq!(Join::plan(28, 1).unwrap_err(), refused);
+    fn boards_past_the_largest_are_refused_before_any_table() {
+        let past = Join::new(LARGEST_N + 1, Simd::None, u64::MAX).unwrap_err();
+        assert_eq!(past, Error::BoardSize { n: LARGEST_N + 1 });
         let zero = Join::new(0, Simd::None, u64::MAX).unwrap_err();
         assert_eq!(zero, Error::BoardSize { n: 0 });
     }

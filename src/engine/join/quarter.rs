@@ -127,11 +127,18 @@ impl QuarterTable {
         let empty = Quarter { sum: 0, diff: 0 };
         for rows in 0u32..1 << h {
             let cells = &mut next[(rows as usize) << w..][..1 << w];
-            place_rows(w, rows, (0, 0, 0), empty, &mut |columns, quarter| {
-                let slot = &mut cells[columns as usize];
-                entries[*slot as usize] = quarter;
-                *slot += 1;
-            });
+            place_rows(
+                w,
+                full(w),
+                rows,
+                (0, 0, 0),
+                empty,
+                &mut |columns, quarter| {
+                    let slot = &mut cells[columns as usize];
+                    entries[*slot as usize] = quarter;
+                    *slot += 1;
+                },
+            );
         }
         QuarterTable { w, starts, entries }
     }
@@ -152,6 +159,18 @@ impl QuarterTable {
     pub fn is_empty(&self) -> bool {
         self.entries.is_empty()
     }
+}
+
+/// Where a half's quarter cells come from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Source {
+    /// The whole quarter table, filled once (to n = 23).
+    Table,
+    /// The row sets an item glues from, filled by each worker (n = 24, 25).
+    RowSets,
+    /// Each cell searched on its own as the glue reaches it (past
+    /// [`LISTED_TO`](super::LISTED_TO): a row set of 16×16 holds about 10⁹ placements).
+    Searched,
 }
 
 /// One row set's share of the h×w rectangle's table, produced on demand:
@@ -193,11 +212,18 @@ impl RowSet {
         self.entries.resize(placements, Quarter { sum: 0, diff: 0 });
         let mut next = std::mem::take(&mut self.starts);
         let empty = Quarter { sum: 0, diff: 0 };
-        place_rows(w, rows, (0, 0, 0), empty, &mut |columns, quarter| {
-            let slot = &mut next[columns as usize];
-            self.entries[*slot as usize] = quarter;
-            *slot += 1;
-        });
+        place_rows(
+            w,
+            full(w),
+            rows,
+            (0, 0, 0),
+            empty,
+            &mut |columns, quarter| {
+                let slot = &mut next[columns as usize];
+                self.entries[*slot as usize] = quarter;
+                *slot += 1;
+            },
+        );
         // Each start moved to the next one's: shift them back.
         next.rotate_right(1);
         next[0] = 0;
@@ -226,6 +252,39 @@ impl RowSet {
     pub fn bytes(w: usize, placements: u64) -> u64 {
         placements * std::mem::size_of::<Quarter>() as u64 + 4 * ((1 << w) + 1)
     }
+}
+
+/// One cell of the h×w rectangle's table, searched on its own: the
+/// placements on exactly the rows `rows` and the columns `columns` (as
+/// many of one as of the other), into `cell`. Where neither the table nor
+/// a row set fits in memory (a row set of 16×16 holds about 10⁹
+/// placements, its largest cell about 2 × 10⁷), a half is glued cell by
+/// cell: the search only tries the cell's columns, so it walks about what
+/// the cell holds.
+pub fn search_cell(w: usize, rows: u32, columns: u32, cell: &mut Vec<Quarter>) {
+    assert!(
+        (1..=16).contains(&w) && columns >> w == 0,
+        "columns {columns:b} of a rectangle {w} wide"
+    );
+    cell.clear();
+    if rows.count_ones() != columns.count_ones() {
+        return;
+    }
+    let empty = Quarter { sum: 0, diff: 0 };
+    place_rows(w, columns, rows, (0, 0, 0), empty, &mut |_, quarter| {
+        cell.push(quarter)
+    });
+}
+
+/// How many placements [`search_cell`] finds, storing none.
+pub fn cell_size(w: usize, rows: u32, columns: u32) -> u64 {
+    if rows.count_ones() != columns.count_ones() {
+        return 0;
+    }
+    let mut size = 0;
+    let empty = Quarter { sum: 0, diff: 0 };
+    place_rows(w, columns, rows, (0, 0, 0), empty, &mut |_, _| size += 1);
+    size
 }
 
 /// Counts every placement on the rows `rows` (those left) by its column
@@ -265,12 +324,18 @@ fn count_rows(
     }
 }
 
+/// The columns of a rectangle `w` wide.
+fn full(w: usize) -> u32 {
+    (1u32 << w) - 1
+}
+
 /// Visits every placement on the rows `rows` (those left, lowest first)
-/// with its column set, below `quarter`; `taken` holds the columns used
+/// in the columns `allowed` with its column set, below `quarter`; `taken` holds the columns used
 /// and the rising and falling diagonals' columns as seen from the next
 /// row (bit c: column c is attacked on that diagonal).
 fn place_rows(
     w: usize,
+    allowed: u32,
     rows: u32,
     (columns, rising, falling): (u32, u32, u32),
     quarter: Quarter,
@@ -289,8 +354,8 @@ fn place_rows(
     } else {
         rest.trailing_zeros() as usize - row
     };
-    let all = (1u32 << w) - 1;
-    let mut free = all & !(columns | rising | falling);
+    let all = full(w);
+    let mut free = allowed & !(columns | rising | falling);
     while free != 0 {
         let bit = free & free.wrapping_neg();
         free ^= bit;
@@ -301,7 +366,14 @@ fn place_rows(
         };
         let rising = (rising | bit) >> step;
         let falling = (falling | bit) << step & all;
-        place_rows(w, rest, (columns | bit, rising, falling), placed, visit);
+        place_rows(
+            w,
+            allowed,
+            rest,
+            (columns | bit, rising, falling),
+            placed,
+            visit,
+        );
     }
 }
 
@@ -366,6 +438,25 @@ mod tests {
                 }
             }
             assert_eq!(seen, table.len(), "{h}×{w}");
+        }
+    }
+
+    #[test]
+    fn searched_cells_are_the_tables() {
+        let mut cell = Vec::new();
+        for h in [1, 4, 6, 7] {
+            let table = QuarterTable::new(h, h);
+            for rows in 0u32..1 << h {
+                for columns in 0u32..1 << h {
+                    search_cell(h, rows, columns, &mut cell);
+                    let key = |q: &Quarter| (q.sum, q.diff);
+                    let mut want = table.cell(rows, columns).to_vec();
+                    want.sort_unstable_by_key(key);
+                    cell.sort_unstable_by_key(key);
+                    assert_eq!(cell, want, "{h}×{h}, rows {rows:b}, columns {columns:b}");
+                    assert_eq!(cell_size(h, rows, columns), want.len() as u64);
+                }
+            }
         }
     }
 

@@ -27,6 +27,12 @@ impl Splits {
         Splits { lists }
     }
 
+    /// The bytes the lists take.
+    pub(super) fn bytes(&self) -> u64 {
+        let lists = self.lists.iter().flatten().map(|list| 4 * list.len() + 24);
+        (lists.sum::<usize>() + 24 * self.lists.len()) as u64
+    }
+
     /// The k-subsets of `columns` (a set some frame uses).
     pub(super) fn of(&self, columns: u32, k: u32) -> &[u32] {
         &self.lists[columns as usize][k as usize]
@@ -51,12 +57,12 @@ pub(super) fn subsets(set: u32, k: u32) -> impl Iterator<Item = u32> {
             let successor = (((ripple ^ current) >> 2) / low) | ripple;
             (u64::from(successor) < end).then_some(successor)
         };
-        Some(spread(current, set))
+        Some(spread(u64::from(current), u64::from(set)) as u32)
     })
 }
 
 /// Bit i of `bits` placed on the i-th member of `set` (a software PDEP).
-pub(super) fn spread(mut bits: u32, set: u32) -> u32 {
+pub(super) fn spread(mut bits: u64, set: u64) -> u64 {
     let (mut out, mut members) = (0, set);
     while bits != 0 && members != 0 {
         let member = members & members.wrapping_neg();

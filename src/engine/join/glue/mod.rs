@@ -7,7 +7,7 @@ use std::ops::Range;
 use super::frames::{Fold, Shape, Side};
 use super::items::Item;
 use super::pairs;
-use super::quarter::{Quarter, QuarterTable, RowSet};
+use super::quarter::{self, Quarter, QuarterTable, RowSet, Source};
 use super::Join;
 
 #[cfg(target_arch = "x86_64")]
@@ -55,6 +55,9 @@ struct Scratch {
     rows: [RowSet; 4],
     /// The east and the west halves' runs of column splits.
     runs: (Vec<Run>, Vec<Run>),
+    /// The upper and lower cells of the split being glued, where the join
+    /// searches its cells one at a time.
+    cells: [Vec<Quarter>; 2],
 }
 
 /// The most halves one side's list holds at a time, bounded by their
@@ -66,12 +69,18 @@ struct Scratch {
 /// instructions: nothing to speak of. Boards to n = 23 never cut a run.
 pub(super) const RUN: u64 = 1 << 22;
 
-/// A run of a half's column splits, and how many halves it may glue.
+/// A run of a half's column splits, and how many halves it may glue; a
+/// split that alone may glue more than a run holds is cut into runs of
+/// its upper quarters (`uppers`, places in its upper cell; else all).
 #[derive(Clone, Debug)]
 struct Run {
     splits: Range<usize>,
+    uppers: Range<usize>,
     bound: u64,
 }
+
+/// A run's `uppers` when it glues all of its splits' upper quarters.
+const ALL_UPPERS: Range<usize> = 0..usize::MAX;
 
 /// What one half is glued from: its upper and lower quarters' cells, the
 /// column splits it walks, its columns, the diagonals it keeps off, the
@@ -86,20 +95,46 @@ struct Half<'a> {
 
 impl Half<'_> {
     /// Its splits cut into runs of at most `most` halves (a split over it
-    /// alone), into `runs`.
+    /// cut by its upper quarters, each run then at most `most` halves or
+    /// one lower cell's worth), into `runs`.
     fn runs(&self, most: u64, runs: &mut Vec<Run>) {
         runs.clear();
         let mut run = Run {
             splits: 0..0,
+            uppers: ALL_UPPERS,
             bound: 0,
         };
         for (i, &upper_columns) in self.splits.iter().enumerate() {
-            let glued = self.uppers.cell(upper_columns).len() as u64
-                * self.lowers.cell(self.side.columns ^ upper_columns).len() as u64;
+            let (uppers, lowers) = (
+                self.uppers.size(upper_columns),
+                self.lowers.size(self.side.columns ^ upper_columns),
+            );
+            let glued = uppers * lowers;
+            if glued > most && uppers > 1 {
+                if !run.splits.is_empty() {
+                    runs.push(run.clone());
+                }
+                let chunk = (most / lowers).max(1);
+                for start in (0..uppers).step_by(chunk as usize) {
+                    let end = (start + chunk).min(uppers);
+                    runs.push(Run {
+                        splits: i..i + 1,
+                        uppers: start as usize..end as usize,
+                        bound: (end - start) * lowers,
+                    });
+                }
+                run = Run {
+                    splits: i + 1..i + 1,
+                    uppers: ALL_UPPERS,
+                    bound: 0,
+                };
+                continue;
+            }
             if run.bound + glued > most && !run.splits.is_empty() {
                 runs.push(run.clone());
                 run = Run {
                     splits: i..i,
+                    uppers: ALL_UPPERS,
                     bound: 0,
                 };
             }
@@ -112,28 +147,53 @@ impl Half<'_> {
     }
 }
 
-/// A quarter's cells on one row set: from the whole table, or from the row
-/// set filled for this half.
+/// A quarter's cells on one row set: from the whole table, from the row
+/// set filled for this half, or searched one at a time.
 enum Cells<'a> {
     Table(&'a QuarterTable, u32),
     Rows(&'a RowSet),
+    Searched(usize, u32),
 }
 
 impl<'a> Cells<'a> {
-    /// The placements on exactly the columns `columns`.
-    fn cell(&self, columns: u32) -> &'a [Quarter] {
+    /// The placements on exactly the columns `columns`, searched into
+    /// `cell` if need be.
+    fn cell<'b>(&self, columns: u32, cell: &'b mut Vec<Quarter>) -> &'b [Quarter]
+    where
+        'a: 'b,
+    {
         match self {
             Cells::Table(table, rows) => table.cell(*rows, columns),
             Cells::Rows(row_set) => row_set.cell(columns),
+            Cells::Searched(h, rows) => {
+                quarter::search_cell(*h, *rows, columns, cell);
+                cell
+            }
         }
     }
 
-    /// The cells of the rows `rows`: the table's, or `row_set` filled with
-    /// them.
-    fn of(table: Option<&'a QuarterTable>, h: usize, rows: u32, row_set: &'a mut RowSet) -> Self {
-        match table {
-            Some(table) => Cells::Table(table, rows),
-            None => {
+    /// How many placements [`Cells::cell`] holds.
+    fn size(&self, columns: u32) -> u64 {
+        match self {
+            Cells::Table(table, rows) => table.cell(*rows, columns).len() as u64,
+            Cells::Rows(row_set) => row_set.cell(columns).len() as u64,
+            Cells::Searched(h, rows) => quarter::cell_size(*h, *rows, columns),
+        }
+    }
+
+    /// The cells of the rows `rows` as `source` keeps them: the table's,
+    /// `row_set` filled with them, or searched.
+    fn of(
+        source: Source,
+        table: Option<&'a QuarterTable>,
+        h: usize,
+        rows: u32,
+        row_set: &'a mut RowSet,
+    ) -> Self {
+        match (table, source) {
+            (Some(table), _) => Cells::Table(table, rows),
+            (None, Source::Searched) => Cells::Searched(h, rows),
+            (None, _) => {
                 row_set.fill((h, h), rows);
                 Cells::Rows(row_set)
             }
@@ -170,8 +230,8 @@ impl Join {
     ) -> Half<'a> {
         let h = self.h;
         Half {
-            uppers: Cells::of(self.square.as_ref(), h, north, row_sets.0),
-            lowers: Cells::of(self.square.as_ref(), h, south, row_sets.1),
+            uppers: Cells::of(self.cells, self.square.as_ref(), h, north, row_sets.0),
+            lowers: Cells::of(self.cells, self.square.as_ref(), h, south, row_sets.1),
             splits: self.splits.of(side.columns, north.count_ones()),
             side,
             keep,
@@ -179,8 +239,14 @@ impl Join {
     }
 
     /// Glues the halves of `half`'s splits in `run` and appends their
-    /// patterns to `patterns`.
-    fn glue(&self, half: &Half, run: &Run, lower: &mut Lower, patterns: &mut Vec<u64>) {
+    /// patterns to `patterns` (`cells` holds the cells searched).
+    fn glue(
+        &self,
+        half: &Half,
+        run: &Run,
+        (lower, cells): (&mut Lower, &mut [Vec<Quarter>; 2]),
+        patterns: &mut Vec<u64>,
+    ) {
         let (n, h) = (self.n, self.h);
         let (side, (forbidden, shape, extra)) = (half.side, half.keep);
         // Room for the whole run at once: no list grows past its bound.
@@ -188,14 +254,16 @@ impl Join {
         let (c0, columns) = (side.c0, side.columns);
         let below = n - h; // the south quarters' first row
         let keeps_off = |(sum, diff): (u64, u64)| sum & forbidden.0 == 0 && diff & forbidden.1 == 0;
+        let [upper_cell, lower_cell] = cells;
         for &upper_columns in &half.splits[run.splits.clone()] {
-            let upper = half.uppers.cell(upper_columns);
+            let upper = half.uppers.cell(upper_columns, upper_cell);
+            let upper = &upper[run.uppers.start.min(upper.len())..run.uppers.end.min(upper.len())];
             if upper.is_empty() {
                 continue;
             }
             // The lower quarters placed and sifted once for all the upper
             // ones.
-            let cell = half.lowers.cell(columns ^ upper_columns);
+            let cell = half.lowers.cell(columns ^ upper_columns, lower_cell);
             let Lower {
                 sums,
                 diffs,
@@ -298,6 +366,7 @@ impl Join {
                 spare,
                 rows: [east_upper, east_lower, west_upper, west_lower],
                 runs: (east_runs, west_runs),
+                cells,
             } = scratch;
             let frames = &self.frames[self.groups[item.group as usize].clone()];
             let first = &frames[0];
@@ -322,14 +391,14 @@ impl Join {
                 let mut west_run = None;
                 for east_run in east_runs.iter() {
                     east.clear();
-                    self.glue(&east_half, east_run, lower, east);
+                    self.glue(&east_half, east_run, (lower, cells), east);
                     if east.is_empty() {
                         continue;
                     }
                     for (j, run) in west_runs.iter().enumerate() {
                         if west_run != Some(j) {
                             west.clear();
-                            self.glue(&west_half, run, lower, west);
+                            self.glue(&west_half, run, (lower, cells), west);
                             for p in west.iter_mut() {
                                 *p = *p >> shape.sum.1 | (*p & low) << shape.sum.1;
                             }
@@ -353,7 +422,7 @@ impl Join {
             west_half.runs(self.run, west_runs);
             for west_run in west_runs.iter() {
                 west.clear();
-                self.glue(&west_half, west_run, lower, west);
+                self.glue(&west_half, west_run, (lower, cells), west);
                 if west.is_empty() {
                     continue;
                 }
@@ -364,7 +433,7 @@ impl Join {
                     east_half.runs(self.run, east_runs);
                     for east_run in east_runs.iter() {
                         east.clear();
-                        self.glue(&east_half, east_run, lower, east);
+                        self.glue(&east_half, east_run, (lower, cells), east);
                         if !east.is_empty() {
                             total += weight * pairs::count(self.simd, east, west, shape.bits());
                         }

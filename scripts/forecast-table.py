@@ -1,12 +1,12 @@
 #!/usr/bin/env python3
 """Forecasts of every count from n = 19 to 32 on this machine: `nqueens
-estimate N --json` with the engine `count` would run (the join, to n = 27;
-the backtracking engine past it), its core time, and the wall time on
+estimate N --json` with the engine `count` would run (the join wherever
+its memory plan fits), its core time, and the wall time on
 this machine's threads and on clusters of 100 and 1,000 nodes of 64 cores,
 max(core time / (0.97 cores), largest item) (the join's largest item
 bounds it; the backtracker's forecast has no such floor). Where `count`
-takes the join but `estimate` cannot sample it (n = 26, 27: an item takes
-minutes to hours), the row is the backtracker's forecast
+takes the join but `estimate` cannot sample it (n = 26..32: an item takes
+minutes to days), the row is the backtracker's forecast
 (`--algo parallel`), marked "parallel, join unsampled". Writes
 results/<date>-<host>-forecasts/ (forecasts.csv, README.md).
 

@@ -98,7 +98,9 @@ use crate::reduce::Tally;
 /// items, their costs or their order change (5: the rotations' fixed
 /// points cut into items of their own, [`burnside::items`]; 6: costs in
 /// the reference machine's nanoseconds, items interleaved by cost,
-/// [`cost`]).
+/// [`cost`]). Boards past [`LISTED_TO`] were drawn (`slots`) within 6,
+/// without a bump: no journal of theirs was kept, and one of the listed
+/// items would be refused anyway, its `total_items` not the plan's.
 pub const FORMAT: u32 = 6;
 
 /// The smallest board the join counts by joining; smaller ones are

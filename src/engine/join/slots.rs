@@ -10,7 +10,7 @@
 //! group, each group's row sets in the combinatorial number system, the
 //! searches last; the slots are put in a fixed pseudo-random order (a
 //! Feistel permutation), and work item i is the i-th block of
-//! [`Slots::per_item`] slots in that order. A row set that another of its
+//! `per_item` slots in that order. A row set that another of its
 //! orbit stands for is an empty slot.
 //!
 //! So items are worked out in a microsecond from their index, the same on
@@ -28,7 +28,7 @@ use super::splits::spread;
 /// The most work items a board is cut into: blocks of slots are made
 /// large enough to stay under it (n = 26: 3 slots an item; n = 32: 144),
 /// so that what is kept per item above the engine (costs, journals,
-/// hand-outs) stays as small as n = 25's.
+/// hand-outs) stays bounded at every n.
 pub(super) const MOST_ITEMS: u64 = 1 << 22;
 
 /// One group's slots: its row sets of the half glued once.

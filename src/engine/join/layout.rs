@@ -68,7 +68,10 @@ impl Order {
     pub(super) fn cost(&self, index: usize) -> f64 {
         match self {
             Order::Listed { costs, .. } => costs.get(index).map_or(1.0, |&c| f64::from(c)),
-            Order::Drawn(slots) => slots.slots(index).count() as f64,
+            Order::Drawn(slots) => {
+                let slots = slots.slots(index);
+                (slots.end - slots.start) as f64
+            }
         }
     }
 

@@ -82,6 +82,17 @@ struct Run {
 /// A run's `uppers` when it glues all of its splits' upper quarters.
 const ALL_UPPERS: Range<usize> = 0..usize::MAX;
 
+impl Run {
+    /// An empty run of whole splits, starting at split `at`.
+    fn at(at: usize) -> Run {
+        Run {
+            splits: at..at,
+            uppers: ALL_UPPERS,
+            bound: 0,
+        }
+    }
+}
+
 /// What one half is glued from: its upper and lower quarters' cells, the
 /// column splits it walks, its columns, the diagonals it keeps off, the
 /// shape of its patterns and the bits set in them.
@@ -99,11 +110,7 @@ impl Half<'_> {
     /// one lower cell's worth), into `runs`.
     fn runs(&self, most: u64, runs: &mut Vec<Run>) {
         runs.clear();
-        let mut run = Run {
-            splits: 0..0,
-            uppers: ALL_UPPERS,
-            bound: 0,
-        };
+        let mut run = Run::at(0);
         for (i, &upper_columns) in self.splits.iter().enumerate() {
             let (uppers, lowers) = (
                 self.uppers.size(upper_columns),
@@ -123,20 +130,11 @@ impl Half<'_> {
                         bound: (end - start) * lowers,
                     });
                 }
-                run = Run {
-                    splits: i + 1..i + 1,
-                    uppers: ALL_UPPERS,
-                    bound: 0,
-                };
+                run = Run::at(i + 1);
                 continue;
             }
             if run.bound + glued > most && !run.splits.is_empty() {
-                runs.push(run.clone());
-                run = Run {
-                    splits: i..i,
-                    uppers: ALL_UPPERS,
-                    bound: 0,
-                };
+                runs.push(std::mem::replace(&mut run, Run::at(i)));
             }
             run.splits.end = i + 1;
             run.bound += glued;

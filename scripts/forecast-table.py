@@ -4,10 +4,9 @@ estimate N --json` with the engine `count` would run (the join wherever
 its memory plan fits), its core time, and the wall time on
 this machine's threads and on clusters of 100 and 1,000 nodes of 64 cores,
 max(core time / (0.97 cores), largest item) (the join's largest item
-bounds it; the backtracker's forecast has no such floor). Where `count`
-takes the join but `estimate` cannot sample it (n = 26..32: an item takes
-minutes to days), the row is the backtracker's forecast
-(`--algo parallel`), marked "parallel, join unsampled". Writes
+bounds it; the backtracker's forecast has no such floor). The join's
+forecast times whole items to n = 25 and sketches slots past it
+(`basis`); `estimate_s` is how long `estimate` itself took. Writes
 results/<date>-<host>-forecasts/ (forecasts.csv, README.md).
 
 Usage: scripts/forecast-table.py [--from 19] [--to 32]
@@ -19,6 +18,7 @@ import io
 import json
 import subprocess
 import sys
+import time
 
 import measure
 
@@ -49,21 +49,21 @@ def main():
     for n in range(args.low, args.high + 1):
         print(f"estimate {n} ...", file=sys.stderr)
         command = [str(measure.BINARY), "estimate", str(n), "--json"]
+        clock = time.monotonic()
         done = subprocess.run(command, capture_output=True, text=True)
-        unsampled = done.returncode == 2 and "no forecast of the join" in done.stderr
-        if unsampled:
-            done = subprocess.run(command + ["--algo", "parallel"], capture_output=True, text=True)
+        took = time.monotonic() - clock
         if done.returncode != 0:
             sys.exit(f"error: estimate {n} exited {done.returncode}: {done.stderr}")
         f = json.loads(done.stdout)
-        if unsampled:
-            f["algorithm"] += ", join unsampled"
+        basis = "sketch" if "sampled_units" in f else "sample" if "sampled_items" in f else "search"
         core = f["one_thread_s"]
         floor = f.get("largest_item_s", 0.0)
         wall = lambda cores: max(core / (EFFICIENCY * cores), floor)
         rows.append({
             "n": n,
             "algorithm": f["algorithm"],
+            "basis": basis,
+            "estimate_s": round(took, 1),
             "simd": f["simd"],
             "threads": f["threads"],
             "wall_s": f["estimated_s"],
@@ -89,15 +89,16 @@ def main():
         f"max(core time / ({EFFICIENCY} cores), largest item).",
         "",
         f"| n | engine | wall on {threads} threads (two standard errors) | core-hours | "
-        "largest item | 100 nodes | 1,000 nodes |",
-        "|---|---|---|---|---|---|---|",
+        "largest item | 100 nodes | 1,000 nodes | forecast by (took) |",
+        "|---|---|---|---|---|---|---|---|",
     ]
     for r in rows:
-        largest = f"{r['largest_item_s']:.2f} s" if r["largest_item_s"] else "–"
+        largest = human(r["largest_item_s"]) if r["largest_item_s"] else "–"
         lines.append(
             f"| {r['n']} | {r['algorithm']} ({r['simd']}) | {human(r['wall_s'])} "
             f"({human(r['wall_low_s'])} – {human(r['wall_high_s'])}) | {r['core_hours']:.3g} | "
-            f"{largest} | {human(r['wall_100_nodes_s'])} | {human(r['wall_1000_nodes_s'])} |")
+            f"{largest} | {human(r['wall_100_nodes_s'])} | {human(r['wall_1000_nodes_s'])} | "
+            f"{r['basis']} ({r['estimate_s']:.0f} s) |")
     lines += ["", measure.machine_section(measure.machine())]
     measure.write_atomically(folder / "README.md", "\n".join(lines))
     print("\n".join(lines[:len(rows) + 8]))

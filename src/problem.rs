@@ -116,20 +116,6 @@ pub enum Error {
         /// The most subproblems a plan may hold.
         max_subproblems: usize,
     },
-    /// A forecast of the join times a sample of its items, and past
-    /// [`LARGEST_SAMPLED`](crate::engine::join::LARGEST_SAMPLED) one item
-    /// takes longer than a forecast may spend.
-    #[error(
-        "the join is forecast by timing a sample of its items, and past n = {largest} one item \
-         takes minutes to days: no forecast of the join for n = {n} yet (--algo parallel \
-         forecasts the backtracker)"
-    )]
-    JoinUnsampled {
-        /// The board size.
-        n: usize,
-        /// The largest board whose join is forecast.
-        largest: usize,
-    },
     /// The join would need more memory than it may take.
     #[error(
         "the join for n = {n} needs {} of memory (quarter table, items, and each thread's \

@@ -247,7 +247,6 @@ fn join_flags_are_checked_before_anything_runs() {
         "--max-memory",
         "needs",
     );
-    rejects(&["estimate", "26"], "--algo", "no forecast of the join");
     rejects(
         &["estimate", "12", "--algo", "join", "--exact"],
         "--algo",

@@ -45,12 +45,6 @@ pub fn usage_error(err: Error) -> anyhow::Error {
             rule: err.to_string(),
         }
         .into(),
-        Error::JoinUnsampled { .. } => UsageError {
-            value: "join".to_string(),
-            flag: "--algo <A>",
-            rule: err.to_string(),
-        }
-        .into(),
         _ => err.into(),
     }
 }

@@ -79,10 +79,6 @@ pub fn announce(
         join,
     ) {
         Ok(Some(forecast)) => forecast,
-        Err(unsampled @ nqueens::Error::JoinUnsampled { .. }) => {
-            eprintln!("estimate: no forecast of this count (n = {n}): {unsampled}");
-            return Ok(());
-        }
         _ => return Ok(()),
     };
     let seconds = forecast.estimated_s * share;
@@ -113,14 +109,12 @@ pub fn run(args: EstimateArgs) -> anyhow::Result<()> {
     };
     let join_may_run = matches!(asked, Algorithm::Auto | Algorithm::Join);
     if join_may_run && (LARGEST_SAMPLED + 1..=LARGEST_N).contains(&args.n) {
-        // The join would be chosen, and it cannot be sampled: said before
-        // a minute of laying it out.
-        return Err(usage_error(nqueens::Error::JoinUnsampled {
-            n: args.n,
-            largest: LARGEST_SAMPLED,
-        }));
-    }
-    if join_may_run && lays_out_slowly(args.n) {
+        eprintln!(
+            "estimate: the join for n = {} sketches a sample of its slots (each one's glue and \
+             pairs done in part and timed; about {ESTIMATE_BUDGET_S:.0} s)…",
+            args.n
+        );
+    } else if join_may_run && lays_out_slowly(args.n) {
         eprintln!(
             "estimate: the join for n = {} sizes its quarter table and times a sample of its \
              items (a minute at most)…",
@@ -249,6 +243,26 @@ fn write_text(e: &Estimate, out: &mut dyn Write) -> io::Result<()> {
                 out,
                 "  pace         {nodes_per_s_per_thread:.3e} nodes/s per thread (n = \
                  {calibration_n} counted in {calibration_s:.3} s on one thread)",
+            )?;
+        }
+        Basis::Sketch {
+            units,
+            sampled_units,
+            sketched_s,
+            glue_share,
+            largest_item_s,
+            ..
+        } => {
+            writeln!(
+                out,
+                "  sketch       {sampled_units} of {units} slots sketched in {sketched_s:.1} s on \
+                 one thread (glue {:.0}% of the time, pairs the rest)",
+                100.0 * glue_share
+            )?;
+            writeln!(
+                out,
+                "  largest item about {} (no count on any number of threads ends sooner)",
+                duration(largest_item_s)
             )?;
         }
         Basis::Sample {

@@ -9,7 +9,9 @@
 //! timing the same search on one thread on the largest smaller board that
 //! counts in about [`CALIBRATION_S`], whose nodes are estimated the same
 //! way. The join, which has no search tree, is forecast by a timed sample
-//! of its own work items ([`sample::time_within`]). Either way the time
+//! of its own work items ([`sample::time_within`]), and past
+//! [`LARGEST_SAMPLED`], where one item takes minutes to days, by a sketch
+//! of a sample of its slots ([`Join::sketch`]). Either way the time
 //! on T threads assumes they count [`PARALLEL_EFFICIENCY`] as fast as T
 //! single threads, and the spread is two standard errors either side; the
 //! join's is never less than its largest item's time, which no number of
@@ -39,6 +41,12 @@ pub const PARALLEL_EFFICIENCY: f64 = 0.97;
 
 /// The join's items timed at most for a forecast.
 pub const JOIN_SAMPLES: usize = 256;
+
+/// How far a sketch of the join's items ([`Join::sketch`]) strays from
+/// counting them, relative: it added up to 0.88 and 0.92 of the count's
+/// time at n = 24 and 26 (results/2026-12-02-vm-sketch). Taken as two
+/// standard errors of its own in a sketched forecast's spread.
+pub const SKETCH_ERROR: f64 = 0.15;
 
 /// The join's seconds per unit of cost on the reference machine's thread:
 /// its units are nanoseconds there ([`Join::costs`]). Counts whose items
@@ -117,6 +125,23 @@ pub enum Basis {
         /// The pace: nodes a second on one thread.
         nodes_per_s_per_thread: f64,
     },
+    /// A sketch of a sample of the join's units (drawn slots), each
+    /// one's glue and pair count done in part and timed ([`Join::sketch`]).
+    Sketch {
+        /// The units in all (slots, empty ones included).
+        units: u64,
+        /// Units per work item.
+        units_per_item: u64,
+        /// The units sketched.
+        sampled_units: usize,
+        /// Seconds the sketch took.
+        sketched_s: f64,
+        /// The share of the time the glue takes (the rest counts pairs).
+        glue_share: f64,
+        /// Seconds the largest item should take, about: the least the
+        /// count takes on any number of threads.
+        largest_item_s: f64,
+    },
     /// A timed sample of the join's work items.
     Sample {
         /// The work items in all.
@@ -142,6 +167,15 @@ impl Forecast {
                 sampled_items,
                 ..
             } => format!("{items} work items, {sampled_items} timed"),
+            Basis::Sketch {
+                units,
+                units_per_item,
+                sampled_units,
+                ..
+            } => format!(
+                "{} work items of {units_per_item} slots, {sampled_units} slots sketched",
+                units.div_ceil(units_per_item)
+            ),
         }
     }
 }
@@ -153,7 +187,7 @@ impl Forecast {
 ///
 /// # Errors
 /// What planning the search or building the join refuses
-/// ([`Error::BoardSize`], [`Error::JoinUnsampled`], [`Error::JoinMemory`]…);
+/// ([`Error::BoardSize`], [`Error::JoinMemory`]…);
 /// [`Error::ThreadPool`] if the one-thread pool of the calibration cannot
 /// start.
 pub fn forecast(
@@ -174,16 +208,15 @@ pub fn forecast(
         simd,
     } = method
     {
-        if n > LARGEST_SAMPLED {
-            return Err(Error::JoinUnsampled {
-                n,
-                largest: LARGEST_SAMPLED,
-            });
-        }
-        let costs = Join::costs(n)?;
-        let optimistic = costs.iter().sum::<f64>() * JOIN_FASTEST_S_PER_COST / threads as f64;
-        if longer_than.is_some() && optimistic < threshold / 4.0 {
-            return Ok(None);
+        // Past LARGEST_SAMPLED items take minutes to days: every count is
+        // long, and a sample of slots is sketched rather than timed whole.
+        let sketched = n > LARGEST_SAMPLED;
+        if !sketched && longer_than.is_some() {
+            let costs = Join::costs(n)?;
+            let optimistic = costs.iter().sum::<f64>() * JOIN_FASTEST_S_PER_COST / threads as f64;
+            if optimistic < threshold / 4.0 {
+                return Ok(None);
+            }
         }
         let built;
         let join = match engine {
@@ -193,6 +226,27 @@ pub fn forecast(
                 &built
             }
         };
+        if sketched {
+            let sketch = join.sketch(JOIN_SAMPLES, budget_s, n as u64);
+            // The sample's spread, and the sketch's own error against
+            // whole counts as two standard errors of its own.
+            let error = sketch.relative_error.hypot(SKETCH_ERROR / 2.0);
+            let forecast = spread(
+                n,
+                threads,
+                sketch.seconds,
+                error,
+                Basis::Sketch {
+                    units: sketch.units,
+                    units_per_item: sketch.per_item,
+                    sampled_units: sketch.sampled,
+                    sketched_s: sketch.sketched_s,
+                    glue_share: sketch.glue_share,
+                    largest_item_s: sketch.largest_s,
+                },
+            );
+            return Ok(wanted(forecast, longer_than));
+        }
         let sampled = sample::time_within(join, JOIN_SAMPLES, budget_s);
         let forecast = spread(
             n,
@@ -272,7 +326,9 @@ fn spread(n: usize, threads: usize, one_thread_s: f64, error: f64, basis: Basis)
     };
     // No count ends before its largest item (known for the join's).
     let floor = match basis {
-        Basis::Sample { largest_item_s, .. } => largest_item_s,
+        Basis::Sample { largest_item_s, .. } | Basis::Sketch { largest_item_s, .. } => {
+            largest_item_s
+        }
         Basis::Search { .. } => 0.0,
     };
     let seconds = one_thread_s / (threads as f64 * efficiency);

@@ -107,3 +107,87 @@ fn shuffled(len: usize, pass: u64) -> Vec<usize> {
     }
     (0..len).map(|k| k * step % len).collect()
 }
+
+/// The sketch against the count, unit by unit (scripts/sketch-check.py):
+/// `NQUEENS_FIT_N` units' sketches ([`Join::sketch_item`]) beside the
+/// seconds counting them takes, on one thread, for `NQUEENS_SKETCH_UNITS`
+/// units (default 64) spread evenly over the order; pair items only.
+/// `NQUEENS_FIT_N=22 NQUEENS_FIT_OUT=FILE cargo test --release --lib -- --ignored sketch_against_count`.
+#[test]
+#[ignore = "counts units whole beside their sketches for scripts/sketch-check.py (minutes)"]
+fn sketch_against_count() {
+    use super::sketch::Draws;
+    let n: usize = std::env::var("NQUEENS_FIT_N").map_or(20, |v| v.parse().unwrap());
+    let out = std::env::var("NQUEENS_FIT_OUT").unwrap_or_else(|_| format!("/tmp/sketch-{n}.csv"));
+    let wanted: u64 = std::env::var("NQUEENS_SKETCH_UNITS").map_or(64, |v| v.parse().unwrap());
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build()
+        .unwrap();
+    let join = pool
+        .install(|| Join::new(n, Join::fastest(), u64::MAX))
+        .unwrap();
+    let mut file = std::io::BufWriter::new(std::fs::File::create(&out).unwrap());
+    writeln!(
+        file,
+        "unit,glue_s,pairs_s,pairs,sketch_s,sketched_in_s,count_s"
+    )
+    .unwrap();
+    let units = join.order.units();
+    let mut draws = Draws(n as u64);
+    pool.install(|| {
+        let mut done = 0;
+        // Places on a grid 16 times finer than the units wanted: most
+        // drawn slots are empty (their orbit's smallest row set stands
+        // for them).
+        let grid = (16 * wanted).min(units);
+        let mut place = 0;
+        while done < wanted && place < grid {
+            let unit = place * units / grid + units / grid / 2;
+            place += 1;
+            let Some(item) = join.order.unit(unit.min(units - 1)) else {
+                continue;
+            };
+            if item.fixed_index().is_some() {
+                continue;
+            }
+            let clock = Instant::now();
+            let sketch = join.sketch_item(&item, &mut draws);
+            let sketched_in = clock.elapsed().as_secs_f64();
+            let clock = Instant::now();
+            std::hint::black_box(join.count_item(&item));
+            let counted = clock.elapsed().as_secs_f64();
+            writeln!(
+                file,
+                "{unit},{:.9},{:.9},{:.6e},{:.9},{sketched_in:.6},{counted:.9}",
+                sketch.glue_s,
+                sketch.pairs_s,
+                sketch.pairs,
+                sketch.seconds()
+            )
+            .unwrap();
+            file.flush().unwrap();
+            done += 1;
+        }
+        // The whole board's sketch, as `estimate` makes it (256 units, 20 s).
+        let board = join.sketch(256, 20.0, n as u64);
+        let mut file = std::fs::File::create(format!("{out}.board")).unwrap();
+        writeln!(
+            file,
+            "units,sampled,sketched_s,seconds,relative_error,glue_share,largest_s"
+        )
+        .unwrap();
+        writeln!(
+            file,
+            "{},{},{:.3},{:.6e},{:.4},{:.4},{:.3}",
+            board.units,
+            board.sampled,
+            board.sketched_s,
+            board.seconds,
+            board.relative_error,
+            board.glue_share,
+            board.largest_s
+        )
+        .unwrap();
+    });
+}

@@ -75,6 +75,32 @@ impl Order {
         }
     }
 
+    /// The units items are made of: listed items, or drawn slots (each a
+    /// pair item, a fixed-point search or empty). A sample of units is a
+    /// sample of the count's work.
+    pub(super) fn units(&self) -> u64 {
+        match self {
+            Order::Listed { items, .. } => items.len() as u64,
+            Order::Drawn(slots) => slots.total(),
+        }
+    }
+
+    /// What unit `unit` holds (`None`: an empty slot).
+    pub(super) fn unit(&self, unit: u64) -> Option<Item> {
+        match self {
+            Order::Listed { items, .. } => items.get(unit as usize).copied(),
+            Order::Drawn(slots) => slots.at(unit),
+        }
+    }
+
+    /// Units per work item: 1 when listed.
+    pub(super) fn per_item(&self) -> u64 {
+        match self {
+            Order::Listed { .. } => 1,
+            Order::Drawn(slots) => slots.per_item(),
+        }
+    }
+
     /// The items work item `index` counts: one listed item, or a drawn
     /// block's (none past the last).
     pub(super) fn items_of(&self, index: usize) -> impl Iterator<Item = Item> + '_ {

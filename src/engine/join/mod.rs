@@ -77,6 +77,7 @@ mod items;
 mod layout;
 pub mod pairs;
 pub mod quarter;
+mod sketch;
 mod slots;
 mod splits;
 
@@ -88,6 +89,7 @@ use self::frames::Frame;
 pub use self::layout::MemoryPlan;
 use self::layout::Order;
 use self::quarter::{QuarterTable, Source};
+pub use self::sketch::Sketch;
 use self::splits::Splits;
 use super::{Engine, EngineId, Fingerprint};
 use crate::engine::cpu::{self, Path, Simd};
@@ -135,9 +137,10 @@ pub const WHOLE_TABLE_BYTES: u64 = 1 << 30;
 /// half's pattern of 2h - 1 diagonals each way fits 64 bits to h = 16).
 pub const LARGEST_N: usize = crate::problem::MAX_N;
 
-/// The largest board whose join a forecast samples: at n = 26 an item
-/// takes minutes to hours, more than a forecast may spend on its sample
-/// (n = 24: 35 s the largest, results/2026-12-01-vm-forecasts).
+/// The largest board whose join a forecast times whole items of: at
+/// n = 26 an item takes minutes to hours, more than a forecast may spend
+/// (n = 24: 35 s the largest, results/2026-12-01-vm-forecasts); past it
+/// the forecast sketches its slots ([`Join::sketch`]).
 pub const LARGEST_SAMPLED: usize = 25;
 
 /// The boards from which laying the join out (sizing its quarter table,

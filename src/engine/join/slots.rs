@@ -104,8 +104,18 @@ impl Slots {
         self.slots(index).filter_map(|place| self.at(place))
     }
 
+    /// All the slots, empty ones included.
+    pub(super) fn total(&self) -> u64 {
+        self.total
+    }
+
+    /// Slots per work item.
+    pub(super) fn per_item(&self) -> u64 {
+        self.per_item
+    }
+
     /// What the slot at place `place` of the order holds.
-    fn at(&self, place: u64) -> Option<Item> {
+    pub(super) fn at(&self, place: u64) -> Option<Item> {
         self.slot(self.shuffle.apply(place))
     }
 
@@ -215,7 +225,7 @@ impl Shuffle {
 }
 
 /// A 64-bit mixing function (the finaliser of SplitMix64).
-fn mix(mut z: u64) -> u64 {
+pub(super) fn mix(mut z: u64) -> u64 {
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
     z ^ (z >> 31)

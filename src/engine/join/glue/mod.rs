@@ -12,6 +12,7 @@ use super::Join;
 
 #[cfg(target_arch = "x86_64")]
 mod avx512;
+pub(super) mod sketch;
 
 thread_local! {
     /// Each worker's half lists and lower quarters, kept from item to item.
@@ -245,13 +246,8 @@ impl Join {
         (lower, cells): (&mut Lower, &mut [Vec<Quarter>; 2]),
         patterns: &mut Vec<u64>,
     ) {
-        let (n, h) = (self.n, self.h);
-        let (side, (forbidden, shape, extra)) = (half.side, half.keep);
         // Room for the whole run at once: no list grows past its bound.
         patterns.reserve_exact(run.bound as usize + SLACK);
-        let (c0, columns) = (side.c0, side.columns);
-        let below = n - h; // the south quarters' first row
-        let keeps_off = |(sum, diff): (u64, u64)| sum & forbidden.0 == 0 && diff & forbidden.1 == 0;
         let [upper_cell, lower_cell] = cells;
         for &upper_columns in &half.splits[run.splits.clone()] {
             let upper = half.uppers.cell(upper_columns, upper_cell);
@@ -261,49 +257,73 @@ impl Join {
             }
             // The lower quarters placed and sifted once for all the upper
             // ones.
-            let cell = half.lowers.cell(columns ^ upper_columns, lower_cell);
-            let Lower {
-                sums,
-                diffs,
-                patterns: parts,
-            } = lower;
-            sums.clear();
-            diffs.clear();
-            parts.clear();
-            for b in cell {
-                let b = b.place(n, h, below, c0);
-                if keeps_off(b) {
-                    sums.push(b.0);
-                    diffs.push(b.1);
-                    parts.push(shape.pattern(b));
-                }
-            }
-            if sums.is_empty() {
+            let cell = half
+                .lowers
+                .cell(half.side.columns ^ upper_columns, lower_cell);
+            self.place_lowers(half, cell, lower);
+            if lower.sums.is_empty() {
                 continue;
             }
-            // Every pair is written and kept or not by its test, without a
-            // branch: a third or so are kept, which no predictor learns.
-            patterns.reserve(upper.len() * sums.len() + SLACK);
-            for a in upper {
-                let (sum, diff) = a.place(n, h, 0, c0);
-                if !keeps_off((sum, diff)) {
-                    continue;
-                }
-                let a = Upper {
-                    sum,
-                    diff,
-                    pattern: shape.pattern((sum, diff)) | extra,
-                };
-                match self.simd {
-                    #[cfg(target_arch = "x86_64")]
-                    // SAFETY: the join runs on AVX-512 only where the CPU
-                    // has it (Join::new checks), with the same features as
-                    // the pair counter; `patterns` has room for every pair
-                    // and SLACK.
-                    crate::engine::cpu::Simd::Avx512 => unsafe { avx512::pair(a, lower, patterns) },
-                    _ => pair(a, lower, patterns),
+            patterns.reserve(upper.len() * lower.sums.len() + SLACK);
+            for &a in upper {
+                if let Some(a) = self.place_upper(half, a) {
+                    self.pair_with(a, lower, patterns);
                 }
             }
+        }
+    }
+
+    /// The lower quarters of `cell` placed for `half`, those that keep off
+    /// its diagonals kept in `lower`.
+    #[inline(always)]
+    fn place_lowers(&self, half: &Half, cell: &[Quarter], lower: &mut Lower) {
+        let (n, h) = (self.n, self.h);
+        let (forbidden, shape, _) = half.keep;
+        let Lower {
+            sums,
+            diffs,
+            patterns: parts,
+        } = lower;
+        sums.clear();
+        diffs.clear();
+        parts.clear();
+        for b in cell {
+            // The south quarters' first row is n - h.
+            let b = b.place(n, h, n - h, half.side.c0);
+            if b.0 & forbidden.0 == 0 && b.1 & forbidden.1 == 0 {
+                sums.push(b.0);
+                diffs.push(b.1);
+                parts.push(shape.pattern(b));
+            }
+        }
+    }
+
+    /// Upper quarter `a` placed for `half`, unless it meets the diagonals
+    /// the half keeps off.
+    #[inline(always)]
+    fn place_upper(&self, half: &Half, a: Quarter) -> Option<Upper> {
+        let (forbidden, shape, extra) = half.keep;
+        let (sum, diff) = a.place(self.n, self.h, 0, half.side.c0);
+        (sum & forbidden.0 == 0 && diff & forbidden.1 == 0).then(|| Upper {
+            sum,
+            diff,
+            pattern: shape.pattern((sum, diff)) | extra,
+        })
+    }
+
+    /// Appends the patterns of the halves `a` makes with `lower`'s
+    /// quarters; `patterns` has room for them all and [`SLACK`].
+    #[inline(always)]
+    fn pair_with(&self, a: Upper, lower: &Lower, patterns: &mut Vec<u64>) {
+        // Every pair is written and kept or not by its test, without a
+        // branch: a third or so are kept, which no predictor learns.
+        match self.simd {
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: the join runs on AVX-512 only where the CPU has it
+            // (Join::new checks), with the same features as the pair
+            // counter; `patterns` has room for every pair and SLACK.
+            crate::engine::cpu::Simd::Avx512 => unsafe { avx512::pair(a, lower, patterns) },
+            _ => pair(a, lower, patterns),
         }
     }
 

@@ -131,6 +131,34 @@ fn count_into(simd: Simd, sliced: &[u64], stream: &[u64], bits: usize, weights: 
     count_sieved(simd, key, (sliced, stream), bits, weights)
 }
 
+/// The work of [`count_weighted`] on sides of `lens` patterns like the
+/// samples `a` (sliced) and `b` (a few hundred patterns of each are
+/// plenty): the sieve's key chosen as for the whole sides, its buckets
+/// filled in the samples' proportions, and the work of each counted in
+/// patterns streamed past a block (a block's tables and a pattern sorted
+/// counted at the sieve's own estimates of them). On one CPU and one
+/// pattern width the time of a count is about proportional to it, past a
+/// few blocks; `count_weighted` on any sides calibrates it.
+pub fn work(
+    simd: Simd,
+    (a, b): (&[u64], &[u64]),
+    lens: (f64, f64),
+    bits: usize,
+    weights: u64,
+) -> f64 {
+    let lanes = match simd {
+        Simd::Avx512 => 512.0,
+        _ => 256.0,
+    };
+    if lens.0.min(lens.1) < NAIVE_BELOW as f64 {
+        // A pair of the double loop, about a lane's share of a pattern
+        // streamed past a block.
+        return lens.0 * lens.1 / lanes;
+    }
+    let key = sieve::Key::choose_for((a, b), lens, (bits, weights), extracts_bits(simd));
+    sieve::work(key, (a, b), lens, lanes, extracts_bits(simd))
+}
+
 /// Whether the sieve sorts by bit extraction on `simd`: every CPU with
 /// AVX-512 has it in hardware; some AVX2 ones run it in microcode, slower
 /// than the gathers.
@@ -289,6 +317,32 @@ mod tests {
                 }
             }
         )*};
+    }
+
+    #[test]
+    fn work_is_blocks_times_the_stream_without_a_sieve_and_grows_with_it() {
+        let patterns = |len: usize, seed: u64| -> Vec<u64> {
+            let v: Vec<u64> = (0..len as u64)
+                .map(|i| (i ^ seed).wrapping_mul(0x9E37_79B9_7F4A_7C15))
+                .collect();
+            thin(&v, 40, 3)
+        };
+        // Under two blocks nothing is sieved: the one bucket's blocks each
+        // meet the whole stream.
+        let (a, b) = (patterns(600, 1), patterns(5000, 2));
+        let simd = cpu::fastest(&PATHS);
+        let lanes = if simd == Simd::Avx512 { 512.0 } else { 256.0 };
+
+        if lanes == 512.0 {
+            let work = work(simd, (&a, &b), (600.0, 5000.0), 40, 0);
+            assert_eq!(work, 2.0 * (400.0 + 5000.0));
+        }
+        // A longer stream, the same sides' patterns: about as much more
+        // work (a block's tables and the sorting aside).
+        let (a, b) = (patterns(4096, 3), patterns(4096, 4));
+        let one = work(simd, (&a, &b), (1e6, 1e7), 40, 0);
+        let ten = work(simd, (&a, &b), (1e6, 1e8), 40, 0);
+        assert!((9.0..10.5).contains(&(ten / one)), "{one} {ten}");
     }
 
     against_the_double_loop! {

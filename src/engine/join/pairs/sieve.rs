@@ -67,8 +67,20 @@ impl Key {
         (bits, weights): (usize, u64),
         pext: bool,
     ) -> Key {
+        let lens = (sliced.len() as f64, stream.len() as f64);
+        Key::choose_for((sliced, stream), lens, (bits, weights), pext)
+    }
+
+    /// [`Key::choose`] for sides of `lens` patterns like those of the
+    /// samples `sliced` and `stream`.
+    pub(super) fn choose_for(
+        (sliced, stream): (&[u64], &[u64]),
+        (sliced_len, stream_len): (f64, f64),
+        (bits, weights): (usize, u64),
+        pext: bool,
+    ) -> Key {
         // Below two blocks nothing can gain.
-        if (sliced.len() as f64) < 2.0 * LANES {
+        if sliced_len < 2.0 * LANES {
             return Key::of(0);
         }
         let ((a, a_sampled), (b, b_sampled)) = (held(sliced), held(stream));
@@ -87,7 +99,6 @@ impl Key {
         // The work of k key bits: the blocks' tables, the pairs that may
         // meet (the fraction left after each bit's, as if independent),
         // and the sorting; a bucket's last block is half empty on average.
-        let (sliced_len, stream_len) = (sliced.len() as f64, stream.len() as f64);
         let sort_cost = if pext { SORT_PEXT } else { SORT_GATHERS };
         let mut best = ((sliced_len / LANES).ceil() * (TABLES + stream_len), 0);
         let mut left = 1.0;
@@ -135,6 +146,58 @@ impl Key {
     fn squeeze(self, x: u64) -> u64 {
         self.rest.apply(x)
     }
+}
+
+/// What counting sides of `lens` patterns like the samples `sliced` and
+/// `stream` through the sieve on `key` makes, in the units of
+/// [`Key::choose`]'s costs: patterns streamed past a block, blocks' tables
+/// ([`TABLES`] each) and patterns sorted ([`SORT_PEXT`] or
+/// [`SORT_GATHERS`] each, as `pext` says). Buckets take the samples'
+/// shares of each side (the sliced side's smoothed, below); a block holds
+/// `lanes` patterns.
+pub(super) fn work(
+    key: Key,
+    (sliced, stream): (&[u64], &[u64]),
+    (sliced_len, stream_len): (f64, f64),
+    lanes: f64,
+    pext: bool,
+) -> f64 {
+    let buckets = 1usize << key.len();
+    let held = |side: &[u64]| {
+        let mut held = [0.0f64; 1 << MOST_KEY_BITS];
+        for &x in side {
+            held[key.value(x)] += 1.0;
+        }
+        held
+    };
+    let (a, b) = (held(sliced), held(stream));
+    let per_b = stream_len / stream.len().max(1) as f64;
+    // Each bucket of the sliced side pays a block's tables and a pass over
+    // the stream's buckets it may pair with, for every block it fills or
+    // starts. The sample sees fewer buckets than the side fills (its
+    // patterns come from a few of the side's column splits): each bucket
+    // is given one pattern more than the sample holds (Laplace's rule),
+    // and a bucket expected to hold m < 1 patterns starts a block with
+    // probability 1 - e^-m.
+    let smoothed = sliced_len / (sliced.len() + buckets) as f64;
+    let mut work = 0.0;
+    for (i, &seen) in a.iter().enumerate().take(buckets) {
+        let streamed: f64 = (0..buckets)
+            .filter(|&j| i & j == 0)
+            .map(|j| b[j] * per_b)
+            .sum();
+        let held = (seen + 1.0) * smoothed;
+        let blocks = match held >= 1.0 {
+            true => (held / lanes).ceil(),
+            false => 1.0 - (-held).exp(),
+        };
+        work += blocks * (TABLES + streamed);
+    }
+    if key.len() > 0 {
+        let sort_cost = if pext { SORT_PEXT } else { SORT_GATHERS };
+        work += sort_cost * (sliced_len + stream_len);
+    }
+    work
 }
 
 /// Runs of set bits a [`Gather`] moves: a key's, or the bits around it.

@@ -1,0 +1,465 @@
+//! What a pair item would take on this machine, found by doing a sample
+//! of its work instead of all of it: the forecast of boards whose items
+//! take minutes each (from n = 26), where no item can be timed whole
+//! within a minute.
+//!
+//! An item's time is its halves' glue and its pair count. For each half
+//! [`SPLITS`] of its column splits are drawn; each drawn split's two cells
+//! are searched and placed as the count would, and [`UPPERS`] of its
+//! upper quarters, spread evenly, are glued to as many of its lower ones.
+//! That gives, scaled up, the half's length (the halves glued), the tests
+//! the glue makes, and a sample of the half's patterns (drawn in
+//! proportion to the halves each split stands for). The cells' and the
+//! tests' seconds are clocked as they run. The pair count is counted
+//! whole where both lists are short ([`SLICED_CAP`], [`STREAM_CAP`]: lists
+//! of the sampled patterns, as long as the item's); longer ones gain more
+//! from the pair counter's sieve and stream from further out in the
+//! caches, so their work is worked out for the whole lengths
+//! ([`pairs::work`]: the sieve's key and buckets from the samples) and
+//! priced at this machine's seconds per unit of work, timed on lists of
+//! the item's own patterns ([`CALIBRATION`]). Nothing is fitted on another
+//! board or carried over from one.
+//!
+//! Checked against counting the same items whole (`fit::sketch_against_count`,
+//! results/2026-12-02-vm-sketch): the sketches add up to 0.88 of the
+//! count's time at n = 24 (24 items) and 0.92 at n = 26 (5 slots); one
+//! item's sketch is off by 0.4x to 1.3x.
+
+use std::time::Instant;
+
+use super::super::frames::{Fold, Shape, Side};
+use super::super::items::Item;
+use super::super::pairs;
+use super::super::quarter::Source;
+use super::super::sketch::Draws;
+use super::{Half, Join, Lower, RowSet, SLACK};
+
+/// Column splits drawn per half.
+const SPLITS: usize = 32;
+
+/// Upper quarters glued per drawn split, each to as many lower ones.
+const UPPERS: usize = 48;
+const LOWERS: usize = 48;
+
+/// Frames of an odd board's group drawn per item (each glues an east half
+/// of its own against the group's west half).
+const FRAMES: usize = 2;
+
+/// Patterns kept per half: enough to fill the pair counter's lists.
+const KEPT: usize = 1 << 15;
+
+/// Patterns kept per drawn split before they are weighed.
+const PER_SPLIT: usize = 1 << 12;
+
+/// [`KEPT`] patterns drawn from `glued` in proportion to the halves each
+/// stands for (systematic sampling): `stand_for` gives, split by split,
+/// where its patterns end and the halves each stands for. A split whose
+/// cells are large is as large a share of the sample as of the half (its
+/// bits are what the pair counter's sieve sorts on).
+fn weighed(glued: &[u64], stand_for: &[(usize, f64)]) -> Vec<u64> {
+    let total: f64 = stand_for
+        .iter()
+        .scan(0, |start, &(end, each)| {
+            let halves = (end - *start) as f64 * each;
+            *start = end;
+            Some(halves)
+        })
+        .sum();
+    if glued.is_empty() || total <= 0.0 {
+        return Vec::new();
+    }
+    if glued.len() <= KEPT && stand_for.windows(2).all(|w| w[0].1 == w[1].1) {
+        return glued.to_vec();
+    }
+    let step = total / KEPT as f64;
+    let (mut sample, mut at, mut next) = (Vec::with_capacity(KEPT), 0.0, step / 2.0);
+    let mut start = 0;
+    for &(end, each) in stand_for {
+        for &pattern in &glued[start..end] {
+            at += each;
+            while next < at && sample.len() < KEPT {
+                sample.push(pattern);
+                next += step;
+            }
+        }
+        start = end;
+    }
+    sample
+}
+
+/// The longest sides whose pairs are counted at their own lengths
+/// (milliseconds); longer ones are worked out ([`pairs::work`]).
+pub(super) const SLICED_CAP: usize = 1 << 17;
+pub(super) const STREAM_CAP: usize = 1 << 16;
+
+/// The lists (sliced, streamed) a count's pace per unit of work is timed
+/// on: a few blocks against a stream of 8 MB, and many blocks sieved
+/// against a shorter one.
+const CALIBRATION: [(usize, usize); 2] = [(1 << 13, 1 << 20), (1 << 17, 1 << 16)];
+
+/// A half's work, estimated from a sample of it.
+#[derive(Default)]
+struct HalfSketch {
+    /// Halves glued.
+    halves: f64,
+    /// Halves the splits may glue (the cells' sizes multiplied).
+    bound: f64,
+    /// Seconds the glue takes once: its cells (searched, where they are)
+    /// and placed, and its tests.
+    glue_s: f64,
+    /// A sample of its patterns.
+    patterns: Vec<u64>,
+}
+
+/// One pair item's estimated seconds on one thread: its glue and its
+/// pair count.
+#[derive(Clone, Copy, Debug, Default)]
+pub(in crate::engine::join) struct ItemSketch {
+    /// Seconds gluing halves (cells searched and placed included).
+    pub glue_s: f64,
+    /// Seconds counting pairs.
+    pub pairs_s: f64,
+    /// Pairs of halves compared.
+    pub pairs: f64,
+}
+
+impl ItemSketch {
+    /// All its seconds.
+    pub(in crate::engine::join) fn seconds(&self) -> f64 {
+        self.glue_s + self.pairs_s
+    }
+}
+
+impl Join {
+    /// The estimated time of pair item `item` on one thread of this
+    /// machine, from a sample of its work drawn by `draws`.
+    pub(in crate::engine::join) fn sketch_item(
+        &self,
+        item: &Item,
+        draws: &mut Draws,
+    ) -> ItemSketch {
+        let mut row_sets = (RowSet::default(), RowSet::default());
+        let frames = &self.frames[self.groups[item.group as usize].clone()];
+        let first = &frames[0];
+        let shape = first.shape;
+        let rows = (u32::from(item.north), u32::from(item.south));
+        let others = (first.north ^ rows.0, first.south ^ rows.1);
+        let mut sketch = ItemSketch::default();
+        if first.fold == Fold::MirrorAndFlip {
+            let both = (first.forbidden, shape, 0);
+            let east = self.sketch_rows(rows, (first.east, both), draws, &mut row_sets);
+            let mut west = self.sketch_rows(others, (first.east, both), draws, &mut row_sets);
+            // The west halves mirrored, as the count does.
+            let low = (1u64 << shape.sum.1) - 1;
+            for p in &mut west.patterns {
+                *p = *p >> shape.sum.1 | (*p & low) << shape.sum.1;
+            }
+            // A west list cut into runs is glued again for each east run.
+            let again = match self.runs_of(west.bound) > 1.0 {
+                true => self.runs_of(east.bound),
+                false => 1.0,
+            };
+            sketch.glue_s = east.glue_s + west.glue_s * again;
+            let plain = first.forbidden != (0, 0) || !self.reflect;
+            if plain {
+                self.time_pairs(&east, &west, (shape, 0), &mut sketch);
+            } else {
+                let long_diagonal = 1u64 << (self.n - 1);
+                let long = shape.pattern((long_diagonal, 0)) | shape.pattern((0, long_diagonal));
+                for (clean, others) in [(&east, &west), (&west, &east)] {
+                    let clean = clean.off(long);
+                    self.time_pairs(&clean, others, (shape, long), &mut sketch);
+                }
+            }
+            return sketch;
+        }
+        let keep_off = (first.west_forbidden, shape, 0);
+        let west = self.sketch_rows(rows, (first.west, keep_off), draws, &mut row_sets);
+        let west_runs = self.runs_of(west.bound);
+        sketch.glue_s = west.glue_s;
+        let drawn = FRAMES.min(frames.len());
+        let mut per_frame = ItemSketch::default();
+        for _ in 0..drawn {
+            let frame = &frames[draws.below(frames.len())];
+            let keep_off = (frame.forbidden, shape, frame.middle_row);
+            let east = self.sketch_rows(others, (frame.east, keep_off), draws, &mut row_sets);
+            // The east halves are glued again for each west run.
+            per_frame.glue_s += east.glue_s * west_runs;
+            self.time_pairs(&east, &west, (shape, 0), &mut per_frame);
+        }
+        let scale = frames.len() as f64 / drawn as f64;
+        sketch.glue_s += per_frame.glue_s * scale;
+        sketch.pairs_s = per_frame.pairs_s * scale;
+        sketch.pairs = per_frame.pairs * scale;
+        sketch
+    }
+
+    /// [`Join::sketch_half`] of the half on the rows `rows` and the side
+    /// `side`, keeping off what `keep` says, with the seconds its row sets
+    /// take to fill (where the join fills them).
+    fn sketch_rows(
+        &self,
+        rows: (u32, u32),
+        (side, keep): (Side, ((u64, u64), Shape, u64)),
+        draws: &mut Draws,
+        (upper, lower): &mut (RowSet, RowSet),
+    ) -> HalfSketch {
+        let clock = Instant::now();
+        let half = self.half(rows, side, keep, (upper, lower));
+        let filled_s = clock.elapsed().as_secs_f64();
+        let mut sketch = self.sketch_half(&half, draws);
+        sketch.glue_s += filled_s;
+        sketch
+    }
+
+    /// [`LOWERS`] of `lower`'s quarters, spread evenly from a random
+    /// start, into `few`; `None` if it has no more.
+    fn spread_lowers<'a>(
+        &self,
+        lower: &Lower,
+        few: &'a mut Lower,
+        draws: &mut Draws,
+    ) -> Option<&'a Lower> {
+        let len = lower.sums.len();
+        if len <= LOWERS {
+            return None;
+        }
+        let stride = len as f64 / LOWERS as f64;
+        let start = draws.next() as f64 / u64::MAX as f64 * stride;
+        few.sums.clear();
+        few.diffs.clear();
+        few.patterns.clear();
+        for i in 0..LOWERS {
+            let j = ((start + i as f64 * stride) as usize).min(len - 1);
+            few.sums.push(lower.sums[j]);
+            few.diffs.push(lower.diffs[j]);
+            few.patterns.push(lower.patterns[j]);
+        }
+        Some(few)
+    }
+
+    /// How many runs a half of `bound` halves is glued in, about.
+    fn runs_of(&self, bound: f64) -> f64 {
+        (bound / self.run as f64).ceil().max(1.0)
+    }
+
+    /// A half's length, glue time and patterns, from [`SPLITS`] of its
+    /// column splits and [`UPPERS`] upper quarters of each.
+    fn sketch_half(&self, half: &Half, draws: &mut Draws) -> HalfSketch {
+        let mut sketch = HalfSketch::default();
+        let splits = half.splits;
+        if splits.is_empty() {
+            return sketch;
+        }
+        let drawn = SPLITS.min(splits.len());
+        let per_split = splits.len() as f64 / drawn as f64;
+        // A searched cell is searched twice: for its size, when the runs
+        // are cut, and for its quarters.
+        let searches = if self.cells == Source::Searched {
+            2.0
+        } else {
+            1.0
+        };
+        let (mut upper_cell, mut lower_cell) = (Vec::new(), Vec::new());
+        let (mut lower, mut few) = (Lower::default(), Lower::default());
+        let mut glued: Vec<u64> = Vec::new();
+        // Where each split's patterns end, and how many halves each stands for.
+        let mut stand_for: Vec<(usize, f64)> = Vec::new();
+        let (mut tests, mut tested, mut tests_s) = (0.0, 0.0, 0.0);
+        for k in 0..drawn {
+            let split = match drawn == splits.len() {
+                true => splits[k],
+                false => splits[draws.below(splits.len())],
+            };
+            let clock = Instant::now();
+            let upper = half.uppers.cell(split, &mut upper_cell);
+            let cell = half.lowers.cell(half.side.columns ^ split, &mut lower_cell);
+            self.place_lowers(half, cell, &mut lower);
+            sketch.glue_s += clock.elapsed().as_secs_f64() * searches * per_split;
+            sketch.bound += (upper.len() * cell.len()) as f64 * per_split;
+            if upper.is_empty() || lower.sums.is_empty() {
+                continue;
+            }
+            // Uppers spread evenly over the cell, from a random start, and
+            // as many lowers: a sample of pairs spread over the split (the
+            // pair counter's sieve sorts on bits of both quarters).
+            let (kept_lowers, lowers) = (
+                lower.sums.len(),
+                self.spread_lowers(&lower, &mut few, draws),
+            );
+            let lowers = lowers.unwrap_or(&lower);
+            let taken = UPPERS.min(upper.len());
+            let stride = upper.len() as f64 / taken as f64;
+            let start = draws.next() as f64 / u64::MAX as f64 * stride;
+            let per_upper = upper.len() as f64 / taken as f64 * per_split;
+            let per_pair = per_upper * kept_lowers as f64 / lowers.sums.len() as f64;
+            let clock = Instant::now();
+            let before = glued.len();
+            for i in 0..taken {
+                let a = upper[((start + i as f64 * stride) as usize).min(upper.len() - 1)];
+                if let Some(a) = self.place_upper(half, a) {
+                    glued.reserve(lowers.sums.len() + SLACK);
+                    self.pair_with(a, lowers, &mut glued);
+                    tests += kept_lowers as f64 * per_upper;
+                    tested += lowers.sums.len() as f64;
+                }
+            }
+            tests_s += clock.elapsed().as_secs_f64();
+            let made = glued.len() - before;
+            sketch.halves += made as f64 * per_pair;
+            // At most PER_SPLIT of a split's patterns kept, evenly spread,
+            // each standing for its share of the halves.
+            if made > PER_SPLIT {
+                let mut i = 0;
+                let mut kept = before;
+                while i < PER_SPLIT {
+                    glued[kept] = glued[before + i * made / PER_SPLIT];
+                    kept += 1;
+                    i += 1;
+                }
+                glued.truncate(kept);
+            }
+            if made > 0 {
+                let each = made as f64 * per_pair / (glued.len() - before) as f64;
+                stand_for.push((glued.len(), each));
+            }
+        }
+        // The tests' seconds, at the pace the sample's took.
+        if tested > 0.0 {
+            sketch.glue_s += tests_s / tested * tests;
+        }
+        sketch.patterns = weighed(&glued, &stand_for);
+        sketch
+    }
+
+    /// Times the pair count of `sliced` against `stream` (as long as the
+    /// halves they sketch, cut at the caps, from their sampled patterns),
+    /// scaled up to their whole lengths, into `sketch`.
+    fn time_pairs(
+        &self,
+        sliced: &HalfSketch,
+        stream: &HalfSketch,
+        (shape, weights): (Shape, u64),
+        sketch: &mut ItemSketch,
+    ) {
+        let pairs = sliced.halves * stream.halves;
+        if pairs < 1.0 || sliced.patterns.is_empty() || stream.patterns.is_empty() {
+            return;
+        }
+        // The counter slices the shorter side.
+        let (sliced, stream) = match weights == 0 && stream.halves < sliced.halves {
+            true => (stream, sliced),
+            false => (sliced, stream),
+        };
+        let list = |half: &HalfSketch, len: usize| -> Vec<u64> {
+            half.patterns
+                .iter()
+                .copied()
+                .cycle()
+                .take(len.max(1))
+                .collect()
+        };
+        let timed = |a: &[u64], b: &[u64]| {
+            let clock = Instant::now();
+            let count = pairs::count_weighted(self.simd, a, b, shape.bits(), weights);
+            std::hint::black_box(count);
+            clock.elapsed().as_secs_f64()
+        };
+        let lens = (sliced.halves, stream.halves);
+        let seconds = if lens.0 <= SLICED_CAP as f64 && lens.1 <= STREAM_CAP as f64 {
+            // Short enough to count whole, at their own lengths.
+            let round = |len: f64| len.round() as usize;
+            let (a, b) = (list(sliced, round(lens.0)), list(stream, round(lens.1)));
+            timed(&a, &b)
+        } else {
+            // Longer lists gain more from the sieve (more key bits, fuller
+            // buckets) and stream from further out in the caches: the
+            // count's work is worked out for the whole lengths
+            // ([`pairs::work`]), and timed per unit on lists of this
+            // item's patterns, one with a stream longer than the caches.
+            let samples = (&sliced.patterns[..], &stream.patterns[..]);
+            let (mut took, mut work) = (0.0, 0.0);
+            for (a_len, b_len) in CALIBRATION {
+                let (a, b) = (list(sliced, a_len), list(stream, b_len));
+                took += timed(&a, &b);
+                let lens = (a.len() as f64, b.len() as f64);
+                work += pairs::work(self.simd, (&a, &b), lens, shape.bits(), weights);
+            }
+            took / work.max(1.0) * pairs::work(self.simd, samples, lens, shape.bits(), weights)
+        };
+        sketch.pairs += pairs;
+        sketch.pairs_s += seconds;
+    }
+}
+
+impl HalfSketch {
+    /// The part of the half whose patterns keep off `bits`.
+    fn off(&self, bits: u64) -> HalfSketch {
+        let patterns: Vec<u64> = self
+            .patterns
+            .iter()
+            .copied()
+            .filter(|p| p & bits == 0)
+            .collect();
+        let share = patterns.len() as f64 / self.patterns.len().max(1) as f64;
+        HalfSketch {
+            halves: self.halves * share,
+            bound: self.bound,
+            glue_s: 0.0,
+            patterns,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Where a half has no more splits than are drawn and no cell more
+    /// upper quarters than are glued, the sketch glues all of it: its
+    /// length is the list's, exactly.
+    #[test]
+    fn a_sketch_of_a_small_half_glues_all_of_it() {
+        for n in [10, 11, 12, 13] {
+            let join = Join::new(n, Join::fastest(), u64::MAX).unwrap();
+            let mut draws = Draws(1);
+            let (mut rows, mut cells, mut lower) = (
+                (RowSet::default(), RowSet::default()),
+                [Vec::new(), Vec::new()],
+                Lower::default(),
+            );
+            let mut halves = 0;
+            for unit in 0..join.order.units() {
+                let Some(item) = join.order.unit(unit).filter(|i| i.fixed_index().is_none()) else {
+                    continue;
+                };
+                let first = join.frames[join.groups[item.group as usize].start];
+                let rows_of = (u32::from(item.north), u32::from(item.south));
+                let others = (first.north ^ rows_of.0, first.south ^ rows_of.1);
+                let keep = (first.forbidden, first.shape, first.middle_row);
+                for (on, side) in [
+                    (rows_of, first.east),
+                    (others, first.east),
+                    (rows_of, first.west),
+                ] {
+                    let whole = {
+                        let half = join.half(on, side, keep, (&mut rows.0, &mut rows.1));
+                        assert!(half.splits.len() <= SPLITS, "n = {n}");
+                        let mut runs = Vec::new();
+                        half.runs(u64::MAX, &mut runs);
+                        let mut list = Vec::new();
+                        for run in &runs {
+                            join.glue(&half, run, (&mut lower, &mut cells), &mut list);
+                        }
+                        list.len()
+                    };
+                    let sketch = join.sketch_rows(on, (side, keep), &mut draws, &mut rows);
+                    assert_eq!(sketch.halves, whole as f64, "n = {n}, {item:?}");
+                    assert_eq!(sketch.patterns.len(), whole.min(KEPT));
+                    halves += whole;
+                }
+            }
+            assert!(halves > 0, "n = {n}");
+        }
+    }
+}

@@ -1,0 +1,136 @@
+//! The sketch of a whole count: the forecast of the join where its items
+//! take too long to time whole (from n = 26). A sample of units (listed
+//! items, or drawn slots) spread over the order is sketched one by one
+//! (glue/sketch.rs: each item's glue and pair count done in part and
+//! timed), the fixed-point searches costed by their model.
+
+use std::time::Instant;
+
+use super::{burnside, cost, Join};
+
+/// A random number stream for the draws (SplitMix64).
+pub(in crate::engine::join) struct Draws(pub(in crate::engine::join) u64);
+
+impl Draws {
+    pub(in crate::engine::join) fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        super::slots::mix(self.0)
+    }
+
+    /// A number in `0..below` (`below` > 0).
+    pub(in crate::engine::join) fn below(&mut self, below: usize) -> usize {
+        (self.next() % below as u64) as usize
+    }
+}
+
+/// The sketch of a whole count: a sample of its units (listed items, or
+/// drawn slots) sketched one by one ([`Join::sketch_item`]), the
+/// fixed-point searches by [`cost::fixed`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Sketch {
+    /// Units in all: items where they are listed, slots where drawn.
+    pub units: u64,
+    /// Units per work item.
+    pub per_item: u64,
+    /// Units sketched.
+    pub sampled: usize,
+    /// Seconds the sketch took.
+    pub sketched_s: f64,
+    /// Seconds all the units should take on one thread.
+    pub seconds: f64,
+    /// The standard error of `seconds`, relative to it.
+    pub relative_error: f64,
+    /// The share of `seconds` spent gluing (the rest counts pairs).
+    pub glue_share: f64,
+    /// Seconds the largest work item should take, about: the largest unit
+    /// sketched or fixed-point search, and the rest of its item at the
+    /// mean. No count on any number of threads ends sooner.
+    pub largest_s: f64,
+}
+
+/// Units sketched before the budget is looked at.
+const FIRST_UNITS: usize = 16;
+
+impl Join {
+    /// Sketches up to `samples` units spread evenly over the order (from
+    /// an offset drawn with `seed`), as many as about `budget_s` seconds
+    /// allow (at least [`FIRST_UNITS`]), and forecasts the seconds all of
+    /// them take on one thread of this machine: each unit stands for
+    /// `units / sampled` of them.
+    pub fn sketch(&self, samples: usize, budget_s: f64, seed: u64) -> Sketch {
+        let clock = Instant::now();
+        let order = &self.order;
+        let units = order.units();
+        let mut draws = Draws(seed);
+        let grid = (samples.max(1) as u64).min(units.max(1));
+        let offset = draws.next() % (units / grid).max(1);
+        let fixed_s = |index: usize| cost::fixed(self.n, index) * 1e-9;
+        let (mut seconds, mut glue) = (Vec::new(), 0.0);
+        // Visited so that every prefix is spread over the whole order.
+        for place in cost::interleave(grid as usize) {
+            if seconds.len() >= FIRST_UNITS && clock.elapsed().as_secs_f64() > budget_s {
+                break;
+            }
+            let unit = (place as u64 * units / grid + offset).min(units.saturating_sub(1));
+            let took = match order.unit(unit) {
+                None => 0.0,
+                Some(item) => match item.fixed_index() {
+                    Some(index) => fixed_s(index),
+                    None => {
+                        let sketch = self.sketch_item(&item, &mut draws);
+                        glue += sketch.glue_s;
+                        sketch.seconds()
+                    }
+                },
+            };
+            seconds.push(took);
+        }
+        let sampled = seconds.len().max(1) as f64;
+        let mean = seconds.iter().sum::<f64>() / sampled;
+        let variance =
+            seconds.iter().map(|s| (s - mean).powi(2)).sum::<f64>() / (sampled - 1.0).max(1.0);
+        let largest_fixed = (0..burnside::items(self.n))
+            .map(fixed_s)
+            .fold(0.0, f64::max);
+        let largest_unit = seconds.iter().copied().fold(largest_fixed, f64::max);
+        let per_item = order.per_item();
+        Sketch {
+            units,
+            per_item,
+            sampled: seconds.len(),
+            sketched_s: clock.elapsed().as_secs_f64(),
+            seconds: mean * units as f64,
+            relative_error: match mean > 0.0 {
+                true => variance.sqrt() / mean / sampled.sqrt(),
+                false => 0.0,
+            },
+            glue_share: match mean > 0.0 {
+                true => glue / sampled / mean,
+                false => 0.0,
+            },
+            largest_s: largest_unit + (per_item - 1) as f64 * mean,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_sketch_of_a_drawn_board_forecasts_every_slot() {
+        let join = Join::new(26, Join::fastest(), u64::MAX).unwrap();
+        let sketch = join.sketch(64, 0.0, 1);
+        assert_eq!(
+            sketch.sampled, FIRST_UNITS,
+            "a spent budget stops at the first units"
+        );
+        assert!(
+            sketch.seconds > 0.0 && sketch.seconds.is_finite(),
+            "{sketch:?}"
+        );
+        assert!(sketch.relative_error.is_finite() && sketch.largest_s > 0.0);
+        assert!((0.0..=1.0).contains(&sketch.glue_share));
+        assert_eq!(sketch.per_item, sketch.units.div_ceil(1 << 22).max(1));
+    }
+}

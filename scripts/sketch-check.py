@@ -9,10 +9,17 @@ does. Writes results/<date>-<host>-sketch/ (sketch-N.csv, board-N.csv,
 README.md): per board, the sketches' sum over the counts' sum, the median
 and range of the per-item ratios, and the share of glue.
 
-Usage: scripts/sketch-check.py [N=K ...]   (default 21=100 24=24 25=16 26=5 27=3)
+Usage: scripts/sketch-check.py [--summarize] [N=K ...]
+       (default 21=100 24=24 25=16 26=5 27=3; --summarize: only the
+       README, from the CSVs already in today's folder)
+       scripts/sketch-check.py --against-sample N [N ...]
+       (boards to 25 only: the whole board's sketch beside the forecast
+       `estimate` makes by timing whole items, in results/<date>-<host>-
+       sketch-boards/)
 """
 
 import csv
+import json
 import os
 import shutil
 import statistics
@@ -22,20 +29,72 @@ import sys
 import measure
 
 
+def board_sketch(n, folder):
+    """The whole board's sketch (the test with no units), as a dict."""
+    out = folder / f"units-{n}.csv"
+    env = dict(os.environ, NQUEENS_FIT_N=str(n), NQUEENS_FIT_OUT=str(out),
+               NQUEENS_SKETCH_UNITS="0")
+    subprocess.run(["cargo", "test", "--release", "--quiet", "--lib", "--", "--ignored",
+                    "--exact", "engine::join::fit::sketch_against_count"],
+                   env=env, check=True, cwd=measure.ROOT, stdout=subprocess.DEVNULL)
+    out.unlink()
+    shutil.move(f"{out}.board", folder / f"board-{n}.csv")
+    with open(folder / f"board-{n}.csv") as f:
+        return next(csv.DictReader(f))
+
+
+def against_sample(boards):
+    measure.build_release()
+    folder = measure.results_dir("sketch-boards")
+    lines = [
+        "# The join's sketch of a whole board against its timed sample",
+        "",
+        "Command: `scripts/sketch-check.py --against-sample " + " ".join(map(str, boards)) + "`",
+        "(the board's sketch as `estimate` makes it past n = 25, 256 units or 20 s; beside",
+        "`nqueens estimate N --algo join --threads 1 --json`, which times whole items).",
+        "",
+        "| n | sketch: core-hours (± rel. s.e.) | units sketched | timed sample: core-hours "
+        "(± rel.) | items timed | sketch / sample |",
+        "|---|---|---|---|---|---|",
+    ]
+    for n in boards:
+        print(f"n = {n} ...", file=sys.stderr)
+        board = board_sketch(n, folder)
+        done = subprocess.run([str(measure.BINARY), "estimate", str(n), "--algo", "join",
+                               "--threads", "1", "--json"],
+                              capture_output=True, text=True, check=True)
+        f = json.loads(done.stdout)
+        sketch_h, sample_h = float(board["seconds"]) / 3600, f["one_thread_s"] / 3600
+        spread = (f["estimated_high_s"] - f["estimated_s"]) / f["estimated_s"] / 2
+        lines.append(f"| {n} | {sketch_h:.4g} (± {float(board['relative_error']):.1%}) | "
+                     f"{board['sampled']} | {sample_h:.4g} (± {spread:.1%}) | "
+                     f"{f['sampled_items']} | {sketch_h / sample_h:.3f} |")
+    lines += ["", measure.machine_section(measure.machine())]
+    measure.write_atomically(folder / "README.md", "\n".join(lines))
+    print("\n".join(lines))
+
+
 def main():
-    boards = [tuple(int(x) for x in a.split("=")) for a in sys.argv[1:]] or [
+    args = sys.argv[1:]
+    if args[:1] == ["--against-sample"]:
+        return against_sample([int(a) for a in args[1:]])
+    summarize = "--summarize" in args
+    boards = [tuple(int(x) for x in a.split("=")) for a in args if a != "--summarize"] or [
         (21, 100), (24, 24), (25, 16), (26, 5), (27, 3)]
+    # The binary whose revision the README names, built from this tree.
+    measure.build_release()
     folder = measure.results_dir("sketch")
     rows = []
     for n, k in boards:
         out = folder / f"sketch-{n}.csv"
-        print(f"n = {n}: {k} units ...", file=sys.stderr)
-        env = dict(os.environ, NQUEENS_FIT_N=str(n), NQUEENS_FIT_OUT=str(out),
-                   NQUEENS_SKETCH_UNITS=str(k))
-        subprocess.run(["cargo", "test", "--release", "--quiet", "--lib", "--", "--ignored",
-                        "--exact", "engine::join::fit::sketch_against_count"],
-                       env=env, check=True, cwd=measure.ROOT, stdout=subprocess.DEVNULL)
-        shutil.move(f"{out}.board", folder / f"board-{n}.csv")
+        if not summarize:
+            print(f"n = {n}: {k} units ...", file=sys.stderr)
+            env = dict(os.environ, NQUEENS_FIT_N=str(n), NQUEENS_FIT_OUT=str(out),
+                       NQUEENS_SKETCH_UNITS=str(k))
+            subprocess.run(["cargo", "test", "--release", "--quiet", "--lib", "--", "--ignored",
+                            "--exact", "engine::join::fit::sketch_against_count"],
+                           env=env, check=True, cwd=measure.ROOT, stdout=subprocess.DEVNULL)
+            shutil.move(f"{out}.board", folder / f"board-{n}.csv")
         with open(out) as f:
             units = list(csv.DictReader(f))
         with open(folder / f"board-{n}.csv") as f:

@@ -111,7 +111,8 @@ fn shuffled(len: usize, pass: u64) -> Vec<usize> {
 /// The sketch against the count, unit by unit (scripts/sketch-check.py):
 /// `NQUEENS_FIT_N` units' sketches ([`Join::sketch_item`]) beside the
 /// seconds counting them takes, on one thread, for `NQUEENS_SKETCH_UNITS`
-/// units (default 64) spread evenly over the order; pair items only.
+/// units (default 64, drawn from stretches spread over the order); and
+/// the whole board's sketch.
 /// `NQUEENS_FIT_N=22 NQUEENS_FIT_OUT=FILE cargo test --release --lib -- --ignored sketch_against_count`.
 #[test]
 #[ignore = "counts units whole beside their sketches for scripts/sketch-check.py (minutes)"]
@@ -137,14 +138,19 @@ fn sketch_against_count() {
     let mut draws = Draws(n as u64);
     pool.install(|| {
         let mut done = 0;
-        // Places on a grid 16 times finer than the units wanted: most
-        // drawn slots are empty (their orbit's smallest row set stands
-        // for them).
+        // A random unit of each of 16 times as many stretches of the order
+        // as units wanted (most drawn slots are empty: their orbit's
+        // smallest row set stands for them), never at a fixed stride (the
+        // listed order is interleaved by bit reversal).
         let grid = (16 * wanted).min(units);
-        let mut place = 0;
-        while done < wanted && place < grid {
-            let unit = place * units / grid + units / grid / 2;
-            place += 1;
+        // Visited so that the units taken are spread over the whole order.
+        for place in super::cost::interleave(grid as usize) {
+            if done == wanted {
+                break;
+            }
+            let place = place as u64;
+            let (start, end) = (place * units / grid, (place + 1) * units / grid);
+            let unit = start + draws.next() % (end - start).max(1);
             let Some(item) = join.order.unit(unit.min(units - 1)) else {
                 continue;
             };

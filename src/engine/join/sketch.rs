@@ -52,8 +52,9 @@ pub struct Sketch {
 const FIRST_UNITS: usize = 16;
 
 impl Join {
-    /// Sketches up to `samples` units spread evenly over the order (from
-    /// an offset drawn with `seed`), as many as about `budget_s` seconds
+    /// Sketches up to `samples` units, one drawn at random (with `seed`)
+    /// from each of as many equal stretches of the order, as many as about
+    /// `budget_s` seconds
     /// allow (at least [`FIRST_UNITS`]), and forecasts the seconds all of
     /// them take on one thread of this machine: each unit stands for
     /// `units / sampled` of them.
@@ -63,7 +64,6 @@ impl Join {
         let units = order.units();
         let mut draws = Draws(seed);
         let grid = (samples.max(1) as u64).min(units.max(1));
-        let offset = draws.next() % (units / grid).max(1);
         let fixed_s = |index: usize| cost::fixed(self.n, index) * 1e-9;
         let (mut seconds, mut glue) = (Vec::new(), 0.0);
         // Visited so that every prefix is spread over the whole order.
@@ -71,7 +71,15 @@ impl Join {
             if seconds.len() >= FIRST_UNITS && clock.elapsed().as_secs_f64() > budget_s {
                 break;
             }
-            let unit = (place as u64 * units / grid + offset).min(units.saturating_sub(1));
+            // A random unit of the stretch, not one at a fixed stride: the
+            // listed order is itself interleaved by bit reversal, and a
+            // stride through it would meet the same few costs again and
+            // again.
+            let (start, end) = (
+                place as u64 * units / grid,
+                (place as u64 + 1) * units / grid,
+            );
+            let unit = start + draws.next() % (end - start).max(1);
             let took = match order.unit(unit) {
                 None => 0.0,
                 Some(item) => match item.fixed_index() {

@@ -21,9 +21,11 @@
 //! board or carried over from one.
 //!
 //! Checked against counting the same items whole (`fit::sketch_against_count`,
-//! results/2026-12-02-vm-sketch): the sketches add up to 0.88 of the
-//! count's time at n = 24 (24 items) and 0.92 at n = 26 (5 slots); one
-//! item's sketch is off by 0.4x to 1.3x.
+//! results/2026-12-02-vm-sketch): the sketches add up to 0.94, 0.985, 1.21
+//! and 0.77 of the count's time at n = 24, 25, 26 and 27 (24, 16, 5 and 3
+//! items); one item's sketch strays 0.25x to 1.7x. Whole boards' sketches
+//! come to 1.04-1.09 times the forecast from timing whole items at n = 22,
+//! 24, 25 (results/2026-12-02-vm-sketch-boards).
 
 use std::time::Instant;
 

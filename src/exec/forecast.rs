@@ -42,6 +42,12 @@ pub const PARALLEL_EFFICIENCY: f64 = 0.97;
 /// The join's items timed at most for a forecast.
 pub const JOIN_SAMPLES: usize = 256;
 
+/// The join's slots sketched at most for a forecast (past
+/// [`LARGEST_SAMPLED`]): most are empty, and a few large ones carry much
+/// of the time, so as many as the budget allows (n = 26: about 500 in
+/// 20 s; from n = 27 the budget stops it first, at about 200).
+pub const JOIN_SKETCHES: usize = 4096;
+
 /// How far a sketch of the join's items ([`Join::sketch`]) strays from
 /// timing them, relative, taken as two standard errors of its own in a
 /// sketched forecast's spread. Measured (results/2026-12-02-vm-sketch,
@@ -230,7 +236,7 @@ pub fn forecast(
             }
         };
         if sketched {
-            let sketch = join.sketch(JOIN_SAMPLES, budget_s, n as u64);
+            let sketch = join.sketch(JOIN_SKETCHES, budget_s, n as u64);
             // The sample's spread, and the sketch's own error against
             // whole counts as two standard errors of its own.
             let error = sketch.relative_error.hypot(SKETCH_ERROR / 2.0);

@@ -29,16 +29,23 @@ import sys
 import measure
 
 
-def board_sketch(n, folder):
-    """The whole board's sketch (the test with no units), as a dict."""
-    out = folder / f"units-{n}.csv"
+def run_check(n, units, out, folder):
+    """The ignored test engine::join::fit::sketch_against_count on the n×n
+    board: `units` units into `out`, the whole board's sketch into
+    folder/board-N.csv."""
     env = dict(os.environ, NQUEENS_FIT_N=str(n), NQUEENS_FIT_OUT=str(out),
-               NQUEENS_SKETCH_UNITS="0")
+               NQUEENS_SKETCH_UNITS=str(units))
     subprocess.run(["cargo", "test", "--release", "--quiet", "--lib", "--", "--ignored",
                     "--exact", "engine::join::fit::sketch_against_count"],
                    env=env, check=True, cwd=measure.ROOT, stdout=subprocess.DEVNULL)
-    out.unlink()
     shutil.move(f"{out}.board", folder / f"board-{n}.csv")
+
+
+def board_sketch(n, folder):
+    """The whole board's sketch (the test with no units), as a dict."""
+    out = folder / f"units-{n}.csv"
+    run_check(n, 0, out, folder)
+    out.unlink()
     with open(folder / f"board-{n}.csv") as f:
         return next(csv.DictReader(f))
 
@@ -89,12 +96,7 @@ def main():
         out = folder / f"sketch-{n}.csv"
         if not summarize:
             print(f"n = {n}: {k} units ...", file=sys.stderr)
-            env = dict(os.environ, NQUEENS_FIT_N=str(n), NQUEENS_FIT_OUT=str(out),
-                       NQUEENS_SKETCH_UNITS=str(k))
-            subprocess.run(["cargo", "test", "--release", "--quiet", "--lib", "--", "--ignored",
-                            "--exact", "engine::join::fit::sketch_against_count"],
-                           env=env, check=True, cwd=measure.ROOT, stdout=subprocess.DEVNULL)
-            shutil.move(f"{out}.board", folder / f"board-{n}.csv")
+            run_check(n, k, out, folder)
         with open(out) as f:
             units = list(csv.DictReader(f))
         with open(folder / f"board-{n}.csv") as f:

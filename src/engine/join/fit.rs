@@ -148,9 +148,7 @@ fn sketch_against_count() {
             if done == wanted {
                 break;
             }
-            let place = place as u64;
-            let (start, end) = (place * units / grid, (place + 1) * units / grid);
-            let unit = start + draws.next() % (end - start).max(1);
+            let unit = draws.in_stretch(place as u64, grid, units);
             let Some(item) = join.order.unit(unit.min(units - 1)) else {
                 continue;
             };

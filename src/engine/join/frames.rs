@@ -48,6 +48,19 @@ impl Shape {
         (sum >> self.sum.0 & low(self.sum.1))
             | (diff >> self.diff.0 & low(self.diff.1)) << self.sum.1
     }
+
+    /// A west half's pattern `p` as an east half's, mirrored left to right:
+    /// its rising and falling diagonals swapped.
+    #[inline(always)]
+    pub(super) fn mirrored(self, p: u64) -> u64 {
+        p >> self.sum.1 | (p & ((1u64 << self.sum.1) - 1)) << self.sum.1
+    }
+
+    /// The pattern bits of the n×n board's two long diagonals.
+    pub(super) fn long_diagonals(self, n: usize) -> u64 {
+        let long = 1u64 << (n - 1);
+        self.pattern((long, 0)) | self.pattern((0, long))
+    }
 }
 
 /// What the queens outside the quarters leave to a join: the columns of

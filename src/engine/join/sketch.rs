@@ -21,6 +21,32 @@ impl Draws {
     pub(in crate::engine::join) fn below(&mut self, below: usize) -> usize {
         (self.next() % below as u64) as usize
     }
+
+    /// `taken` (at most `len`, `len` > 0) places of `0..len` spread evenly
+    /// from a random start.
+    pub(in crate::engine::join) fn spread(
+        &mut self,
+        len: usize,
+        taken: usize,
+    ) -> impl Iterator<Item = usize> {
+        let stride = len as f64 / taken as f64;
+        let start = self.next() as f64 / u64::MAX as f64 * stride;
+        (0..taken).map(move |i| ((start + i as f64 * stride) as usize).min(len - 1))
+    }
+
+    /// A random unit of stretch `place` of `units` cut into `stretches`
+    /// equal stretches: never one at a fixed stride, since the listed order
+    /// is itself interleaved by bit reversal and a stride through it would
+    /// meet the same few costs again and again.
+    pub(in crate::engine::join) fn in_stretch(
+        &mut self,
+        place: u64,
+        stretches: u64,
+        units: u64,
+    ) -> u64 {
+        let (start, end) = (place * units / stretches, (place + 1) * units / stretches);
+        start + self.next() % (end - start).max(1)
+    }
 }
 
 /// The sketch of a whole count: a sample of its units (listed items, or
@@ -54,8 +80,7 @@ const FIRST_UNITS: usize = 16;
 impl Join {
     /// Sketches up to `samples` units, one drawn at random (with `seed`)
     /// from each of as many equal stretches of the order, as many as about
-    /// `budget_s` seconds
-    /// allow (at least [`FIRST_UNITS`]), and forecasts the seconds all of
+    /// `budget_s` seconds allow (at least [`FIRST_UNITS`]), and forecasts the seconds all of
     /// them take on one thread of this machine: each unit stands for
     /// `units / sampled` of them.
     pub fn sketch(&self, samples: usize, budget_s: f64, seed: u64) -> Sketch {
@@ -71,15 +96,7 @@ impl Join {
             if seconds.len() >= FIRST_UNITS && clock.elapsed().as_secs_f64() > budget_s {
                 break;
             }
-            // A random unit of the stretch, not one at a fixed stride: the
-            // listed order is itself interleaved by bit reversal, and a
-            // stride through it would meet the same few costs again and
-            // again.
-            let (start, end) = (
-                place as u64 * units / grid,
-                (place as u64 + 1) * units / grid,
-            );
-            let unit = start + draws.next() % (end - start).max(1);
+            let unit = draws.in_stretch(place as u64, grid, units);
             let took = match order.unit(unit) {
                 None => 0.0,
                 Some(item) => match item.fixed_index() {

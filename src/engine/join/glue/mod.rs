@@ -355,8 +355,7 @@ impl Join {
             weight.is_multiple_of(2),
             "a mirror item stands for E and its complement"
         );
-        let long_diagonal = 1u64 << (self.n - 1);
-        let long = shape.pattern((long_diagonal, 0)) | shape.pattern((0, long_diagonal));
+        let long = shape.long_diagonals(self.n);
         let bits = shape.bits();
         let mut both_ways = 0;
         for (keeps_off, others) in [(east, west), (west, east)] {
@@ -405,7 +404,6 @@ impl Join {
                 // The centre queen holds both long diagonals; small lists
                 // pay more for two passes than they save.
                 let plain = first.forbidden != (0, 0) || !self.reflect;
-                let low = (1u64 << shape.sum.1) - 1;
                 let mut west_run = None;
                 for east_run in east_runs.iter() {
                     east.clear();
@@ -418,7 +416,7 @@ impl Join {
                             west.clear();
                             self.glue(&west_half, run, (lower, cells), west);
                             for p in west.iter_mut() {
-                                *p = *p >> shape.sum.1 | (*p & low) << shape.sum.1;
+                                *p = shape.mirrored(*p);
                             }
                             west_run = Some(j);
                         }

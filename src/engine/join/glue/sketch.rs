@@ -152,9 +152,8 @@ impl Join {
             let east = self.sketch_rows(rows, (first.east, both), draws, &mut row_sets);
             let mut west = self.sketch_rows(others, (first.east, both), draws, &mut row_sets);
             // The west halves mirrored, as the count does.
-            let low = (1u64 << shape.sum.1) - 1;
             for p in &mut west.patterns {
-                *p = *p >> shape.sum.1 | (*p & low) << shape.sum.1;
+                *p = shape.mirrored(*p);
             }
             // A west list cut into runs is glued again for each east run.
             let again = match self.runs_of(west.bound) > 1.0 {
@@ -166,8 +165,7 @@ impl Join {
             if plain {
                 self.time_pairs(&east, &west, (shape, 0), &mut sketch);
             } else {
-                let long_diagonal = 1u64 << (self.n - 1);
-                let long = shape.pattern((long_diagonal, 0)) | shape.pattern((0, long_diagonal));
+                let long = shape.long_diagonals(self.n);
                 for (clean, others) in [(&east, &west), (&west, &east)] {
                     let clean = clean.off(long);
                     self.time_pairs(&clean, others, (shape, long), &mut sketch);
@@ -226,13 +224,10 @@ impl Join {
         if len <= LOWERS {
             return None;
         }
-        let stride = len as f64 / LOWERS as f64;
-        let start = draws.next() as f64 / u64::MAX as f64 * stride;
         few.sums.clear();
         few.diffs.clear();
         few.patterns.clear();
-        for i in 0..LOWERS {
-            let j = ((start + i as f64 * stride) as usize).min(len - 1);
+        for j in draws.spread(len, LOWERS) {
             few.sums.push(lower.sums[j]);
             few.diffs.push(lower.diffs[j]);
             few.patterns.push(lower.patterns[j]);
@@ -291,15 +286,12 @@ impl Join {
             );
             let lowers = lowers.unwrap_or(&lower);
             let taken = UPPERS.min(upper.len());
-            let stride = upper.len() as f64 / taken as f64;
-            let start = draws.next() as f64 / u64::MAX as f64 * stride;
             let per_upper = upper.len() as f64 / taken as f64 * per_split;
             let per_pair = per_upper * kept_lowers as f64 / lowers.sums.len() as f64;
             let clock = Instant::now();
             let before = glued.len();
-            for i in 0..taken {
-                let a = upper[((start + i as f64 * stride) as usize).min(upper.len() - 1)];
-                if let Some(a) = self.place_upper(half, a) {
+            for i in draws.spread(upper.len(), taken) {
+                if let Some(a) = self.place_upper(half, upper[i]) {
                     glued.reserve(lowers.sums.len() + SLACK);
                     self.pair_with(a, lowers, &mut glued);
                     tests += kept_lowers as f64 * per_upper;

@@ -71,6 +71,7 @@ use serde::{Deserialize, Serialize};
 pub mod board;
 pub mod engine;
 pub mod exec;
+pub mod files;
 pub mod oeis;
 pub mod problem;
 pub mod reduce;
@@ -283,7 +284,8 @@ pub struct Options {
     pub symmetry: Symmetry,
     /// The parallel engine's split depth, or `None` for the automatic choice
     /// ([`Plan::auto`]); the serial algorithms ignore it. A depth whose plan
-    /// would take more than 1 GiB is refused ([`Error::PlanTooLarge`]).
+    /// would take more than `max_memory` (1 GiB without it) is refused
+    /// ([`Error::PlanTooLarge`]).
     pub depth: Option<usize>,
     /// The instruction-set path of whichever engine counts (the join's
     /// pair counter, the backtracker's kernel), or `None` for the fastest
@@ -291,8 +293,17 @@ pub struct Options {
     /// takes that engine ([`choose`]). The serial algorithms ignore it.
     pub simd: Option<Simd>,
     /// The most memory the join may plan for, in bytes, or `None` for what
-    /// the machine has available; the other algorithms ignore it.
+    /// the machine has available; also the most the parallel engine's plan
+    /// may take (`None`: 1 GiB). The serial algorithms ignore it.
     pub max_memory: Option<u64>,
+}
+
+impl Options {
+    /// The most subproblems the parallel engine's plan may hold under
+    /// these options ([`engine::backtrack::plan::max_subproblems`]).
+    pub fn max_subproblems(&self) -> usize {
+        engine::backtrack::plan::max_subproblems(self.max_memory)
+    }
 }
 
 /// The result of a count: the total and how it was obtained.
@@ -440,9 +451,9 @@ pub fn forecast(
             simd: EngineId::Join.simd(options.simd),
         },
         Algorithm::Auto | Algorithm::Parallel => {
-            let fits = options
-                .depth
-                .is_none_or(|depth| Plan::items_of(n, depth, options.symmetry).is_some());
+            let fits = options.depth.is_none_or(|depth| {
+                Plan::items_of(n, depth, options.symmetry, options.max_subproblems()).is_some()
+            });
             if !fits && longer_than.is_some() {
                 return Ok(None);
             }
@@ -478,24 +489,28 @@ pub fn build_engine(n: usize, options: &Options, threads: usize) -> Result<AnyEn
     }
     let simd = EngineId::Backtrack.simd(options.simd);
     let plan = match options.depth {
-        Some(depth) => Plan::new(n, depth, options.symmetry)?,
-        None => Plan::auto(n, options.symmetry, threads)?,
+        Some(depth) => Plan::within(n, depth, options.symmetry, options.max_subproblems())?,
+        None => Plan::auto_within(n, options.symmetry, threads, options.max_subproblems())?,
     };
     Ok(AnyEngine::Backtrack(Backtrack::new(plan, simd)?))
 }
 
 /// The classes a whole count's tally gives for its engine: counted
-/// (backtracking, full symmetry) or by Burnside's lemma (the join, when
-/// the tally holds its fixed-point items); `None` otherwise.
+/// (backtracking, full symmetry) or by Burnside's lemma (the join, whose
+/// fixed-point items every whole count holds); `None` otherwise.
 ///
 /// # Errors
-/// [`Error::Burnside`] if the join's counts do not fall into orbits.
+/// [`Error::Overflow`] if the tally saturated; [`Error::NoFixedPoints`]
+/// for a join's tally without its fixed-point counts (a record or shard
+/// edited); [`Error::Burnside`] if the join's counts do not fall into
+/// orbits.
 pub fn classes_of(fingerprint: &Fingerprint, tally: &Tally) -> Result<Option<Classes>, Error> {
+    let n = fingerprint.n;
     match (fingerprint.engine, fingerprint.symmetry, tally.fixed) {
         (engine::EngineId::Join, _, Some(fixed)) => {
-            Classes::by_burnside(fingerprint.n, tally.total(), fixed).map(Some)
+            Classes::by_burnside(n, tally.total_checked(n)?, fixed).map(Some)
         }
-        (engine::EngineId::Join, _, None) => Ok(None),
+        (engine::EngineId::Join, _, None) => Err(Error::NoFixedPoints { n }),
         (engine::EngineId::Backtrack, Symmetry::Full, _) => Ok(Some(tally.classes)),
         (engine::EngineId::Backtrack, _, _) => Ok(None),
     }

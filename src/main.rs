@@ -91,7 +91,12 @@ fn main() -> ExitCode {
         Err(err) if is_broken_pipe(&err) => ExitCode::SUCCESS,
         Err(err) => {
             let status = if err.is::<UsageError>() { 2 } else { 1 };
-            eprintln!("error: {err:#}");
+            // One line: whatever a message quotes from a file or a path
+            // reaches the terminal with its control characters written out.
+            eprintln!(
+                "error: {}",
+                nqueens::problem::printable(&format!("{err:#}"))
+            );
             if status == 2 {
                 eprintln!("\nFor more information, try '--help'.");
             }

@@ -101,17 +101,19 @@ pub enum Error {
         n: usize,
     },
     /// The split depth asks for a plan larger than the backtracking
-    /// engine's plans may be (1 GiB).
+    /// engine's plans may be (1 GiB, or `--max-memory`): the plan itself,
+    /// or a row its walk passes on the way down.
     #[error(
         "the plan for n = {n} at depth {depth} would hold more than {max_subproblems} \
-         subproblems (1 GiB); the largest depth that fits is {largest}"
+         subproblems ({}) at some row of its walk; depths 1..={largest} fit",
+        bytes(*max_subproblems as u64 * 32)
     )]
     PlanTooLarge {
         /// The board size.
         n: usize,
         /// The depth asked for.
         depth: usize,
-        /// The deepest split that fits.
+        /// Every split down to this depth fits.
         largest: usize,
         /// The most subproblems a plan may hold.
         max_subproblems: usize,
@@ -152,6 +154,18 @@ pub enum Error {
         /// What the system said.
         why: String,
     },
+    /// A whole count of the join whose tally holds no count of the
+    /// rotations' fixed points: its fixed-point items were left out or
+    /// their counts removed (a journal or shard edited), so no unique
+    /// count can come of it, and the total is not to be trusted either.
+    #[error(
+        "the join's count for n = {n} holds no count of the rotations' fixed points: \
+         records of its fixed-point items are missing or were edited"
+    )]
+    NoFixedPoints {
+        /// The board size.
+        n: usize,
+    },
     /// The solutions fixed by the rotations do not fit the total: some count
     /// is wrong (a bug, never a property of the request).
     #[error("the counts for n = {n} do not fall into orbits (Burnside's lemma): a count is wrong")]
@@ -159,6 +173,23 @@ pub enum Error {
         /// The board size.
         n: usize,
     },
+}
+
+/// `text` as it may reach a terminal: control characters (an ANSI escape,
+/// a newline, a carriage return) written out as `\u{1b}`, so that a string
+/// read from a file cannot move the cursor, recolour the screen or forge
+/// a line of the report.
+pub fn printable(text: &str) -> std::borrow::Cow<'_, str> {
+    if !text.chars().any(char::is_control) {
+        return text.into();
+    }
+    text.chars()
+        .map(|c| match c.is_control() {
+            true => c.escape_unicode().to_string(),
+            false => c.to_string(),
+        })
+        .collect::<String>()
+        .into()
 }
 
 /// A byte count for people: `512 B`, `3.4 MiB`, `1.2 GiB`.
@@ -189,6 +220,15 @@ mod tests {
         assert_eq!(
             check_board_size(MAX_N + 1),
             Err(Error::BoardSize { n: MAX_N + 1 })
+        );
+    }
+
+    #[test]
+    fn control_characters_are_written_out() {
+        assert_eq!(printable("AMD EPYC"), "AMD EPYC");
+        assert_eq!(
+            printable("Intel\u{1b}[31m\nforged"),
+            "Intel\\u{1b}[31m\\u{a}forged"
         );
     }
 

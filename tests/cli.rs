@@ -189,7 +189,8 @@ fn a_depth_whose_plan_would_not_fit_in_memory_is_refused_with_the_largest_that_f
     rejects(
         &["count", "24", "--depth", "14"],
         "--depth <K>",
-        "more than 33554432 subproblems (1 GiB); the largest depth that fits is 5",
+        "more than 33554432 subproblems (1.0 GiB, --max-memory) at some row of its walk; \
+         depths 1..=5 fit",
     );
     let out = tempfile::tempdir().unwrap();
     let folder = out.path().join("sweep");
@@ -197,7 +198,7 @@ fn a_depth_whose_plan_would_not_fit_in_memory_is_refused_with_the_largest_that_f
     rejects(
         &["bench", "--n", "24", "--depth", "3,14", "--out", folder_arg],
         "--depth <LIST>",
-        "the largest depth that fits is 5",
+        "depths 1..=5 fit",
     );
     assert!(!folder.exists(), "bench wrote files before refusing");
 }
@@ -880,7 +881,7 @@ fn bench_killed_at_any_moment_leaves_files_of_one_generation() {
 }
 
 #[test]
-fn a_failed_out_leaves_no_temporary_and_says_the_cause_once() {
+fn an_out_that_is_a_folder_is_refused_before_the_count_leaving_nothing() {
     let dir = tempfile::tempdir().unwrap();
     let taken = dir.path().join("taken");
     std::fs::create_dir(&taken).unwrap();
@@ -890,8 +891,10 @@ fn a_failed_out_leaves_no_temporary_and_says_the_cause_once() {
         .output()
         .unwrap();
     let stderr = String::from_utf8_lossy(&output.stderr);
-    assert_eq!(output.status.code(), Some(1), "{stderr}");
-    assert_eq!(stderr.matches("Is a directory").count(), 1, "{stderr}");
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert_eq!(stderr.matches("is a directory").count(), 1, "{stderr}");
+    assert!(stderr.contains("--out <FILE>"), "{stderr}");
+    assert!(output.stdout.is_empty());
     let names: Vec<String> = std::fs::read_dir(dir.path())
         .unwrap()
         .map(|e| e.unwrap().file_name().into_string().unwrap())
@@ -904,7 +907,8 @@ fn a_failed_out_leaves_no_temporary_and_says_the_cause_once() {
         .output()
         .unwrap();
     let stderr = String::from_utf8_lossy(&output.stderr);
-    assert_eq!(stderr.matches("Is a directory").count(), 1, "{stderr}");
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert_eq!(stderr.matches("is a directory").count(), 1, "{stderr}");
 }
 
 #[test]

@@ -182,11 +182,31 @@ fn a_join_that_does_not_fit_the_memory_limit_falls_back_with_one_note() {
         "--max-memory",
         "the join for n = 16 needs",
     );
-    // The backtracker takes no memory limit.
-    rejects(
-        &["count", "16", "--algo", "parallel", "--max-memory", "1M"],
+    // The backtracker's plan takes the limit too: the automatic depth
+    // fits, a deeper one is refused naming the depth and the limit.
+    let count = json_of(&[
+        "count",
+        "16",
+        "--algo",
+        "parallel",
         "--max-memory",
-        "applies only to --algo join or auto",
+        "1M",
+        "--json",
+    ]);
+    assert_eq!(count["total"], 14772512);
+    rejects(
+        &[
+            "count",
+            "16",
+            "--algo",
+            "parallel",
+            "--max-memory",
+            "1M",
+            "--depth",
+            "6",
+        ],
+        "--depth <K>",
+        "more than 32768 subproblems (1.0 MiB, --max-memory)",
     );
 }
 
@@ -223,9 +243,9 @@ fn join_flags_are_checked_before_anything_runs() {
         "only to --algo parallel",
     );
     rejects(
-        &["count", "12", "--max-memory", "1G", "--algo", "parallel"],
+        &["count", "12", "--max-memory", "1G", "--algo", "set"],
         "--max-memory",
-        "only to --algo join",
+        "only to --algo parallel or join",
     );
     rejects(
         &["count", "12", "--max-memory", "12"],

@@ -9,7 +9,7 @@ use serde_json::Value;
 
 mod common;
 
-use common::{json_of, nqueens, start_and_kill, wait_for_a_record};
+use common::{journal_line, json_of, nqueens, reseal, start_and_kill, wait_for_a_record};
 
 /// Runs a command that must fail with `status`; returns its stderr.
 fn fails(args: &[&str], status: i32) -> String {
@@ -271,10 +271,19 @@ fn shards_merge_into_the_whole_count_whatever_threads_ran_them() {
         + 2 * file["tally"]["classes"]["orbit2"].as_u64().unwrap())
     .to_string()
     .into();
+    // Edited without its seal: refused for that alone, naming the file.
     std::fs::write(&forged, file.to_string()).unwrap();
     let stderr = fails(&["merge", &names[0], &names[1], &forged, &names[2]], 1);
     assert!(
-        stderr.contains(&names[1]) && stderr.contains(&forged),
+        stderr.contains(&forged) && stderr.contains("seal"),
+        "{stderr}"
+    );
+    // Sealed again, as someone who recomputes the checksum would: the
+    // copy counted on another machine disagrees, and both are named.
+    write_sealed(&forged, &mut file);
+    let stderr = fails(&["merge", &names[0], &names[1], &forged, &names[2]], 1);
+    assert!(
+        stderr.contains(&names[1]) && stderr.contains(&forged) && stderr.contains("disagree"),
         "{stderr}"
     );
 
@@ -311,11 +320,11 @@ fn mpi_without_the_feature_says_how_to_build_it() {
     assert!(stderr.contains("--features mpi"), "{stderr}");
 }
 
-/// A line of a journal: its JSON and the CRC-32 of it, as the journal
-/// writes them.
-fn journal_line(value: &Value) -> String {
-    let body = value.to_string();
-    format!("{body} {:08x}\n", crc32fast::hash(body.as_bytes()))
+/// Writes a shard file's fields with their seal recomputed: an edit the
+/// seal cannot catch (someone who recomputes it).
+fn write_sealed(path: &str, file: &mut Value) {
+    reseal(file);
+    std::fs::write(path, serde_json::to_string_pretty(file).unwrap()).unwrap();
 }
 
 /// Counts the n×n board (backtracking) as `shards` shard files in `dir`;
@@ -356,12 +365,63 @@ fn forged_shard_files_are_refused_naming_the_field_not_merged() {
             }
             _ => forged[field] = value.clone(),
         }
-        std::fs::write(&names[0], forged.to_string()).unwrap();
+        write_sealed(&names[0], &mut forged);
         let stderr = fails(&["merge", &names[0], &names[1], &names[2]], 2);
         assert!(stderr.contains(named), "{field}: {stderr}");
         let stderr = fails(&["status", &names[0]], 2);
         assert!(stderr.contains(named), "{field}: {stderr}");
     }
+}
+
+#[test]
+fn a_shard_edited_and_re_totalled_is_refused_by_its_seal() {
+    // n = 10: lower `total` and `tally` by 8 together; merge summed it.
+    let dir = tempfile::tempdir().unwrap();
+    let names = shard_files(dir.path(), 10, 2);
+    let whole = std::fs::read_to_string(&names[0]).unwrap();
+    let mut file: Value = serde_json::from_str(&whole).unwrap();
+    let orbit8 = file["tally"]["classes"]["orbit8"].as_u64().unwrap();
+    let total: u64 = file["total"].as_str().unwrap().parse().unwrap();
+    file["tally"]["classes"]["orbit8"] = (orbit8 - 1).into();
+    file["classes"]["orbit8"] = (orbit8 - 1).into();
+    file["total"] = (total - 8).to_string().into();
+    std::fs::write(&names[0], serde_json::to_string_pretty(&file).unwrap()).unwrap();
+    for args in [
+        vec!["merge", &names[0], &names[1]],
+        vec!["status", &names[0]],
+    ] {
+        let stderr = fails(&args, 1);
+        assert!(
+            stderr.contains(&names[0]) && stderr.contains("seal"),
+            "{stderr}"
+        );
+    }
+    // Re-indented, keys reordered: the seal still fits.
+    let original: Value = serde_json::from_str(&whole).unwrap();
+    let mut keys: Vec<(&String, &Value)> = original.as_object().unwrap().iter().collect();
+    keys.reverse();
+    let reordered: String = format!(
+        "{{\n{}\n}}",
+        keys.iter()
+            .map(|(k, v)| format!("    {}: {}", Value::from(k.as_str()), v))
+            .collect::<Vec<_>>()
+            .join(",\n")
+    );
+    std::fs::write(&names[0], reordered).unwrap();
+    assert_eq!(
+        json_of(&["merge", &names[0], &names[1], "--json"])["total"],
+        724
+    );
+    // A file of nqueens 0.2 (format 1, unsealed) is refused, not trusted.
+    let mut old = original.clone();
+    old["format"] = 1.into();
+    old.as_object_mut().unwrap().remove("seal");
+    std::fs::write(&names[0], old.to_string()).unwrap();
+    let stderr = fails(&["merge", &names[0], &names[1]], 2);
+    assert!(
+        stderr.contains("nqueens 0.2") && stderr.contains("count the shard again"),
+        "{stderr}"
+    );
 }
 
 #[test]
@@ -452,8 +512,9 @@ fn two_processes_never_count_into_one_journal_and_a_killed_one_lets_go() {
 
 #[test]
 fn a_merged_total_that_differs_from_oeis_is_exit_one_after_the_report() {
-    // A shard whose tally was changed consistently (total, classes) passes
-    // every check of the file; only OEIS can tell: exit 1, as verify does.
+    // A shard whose tally was changed consistently (total, classes) and
+    // sealed again passes every check of the file; only OEIS can tell:
+    // exit 1, as verify does.
     let dir = tempfile::tempdir().unwrap();
     let names = shard_files(dir.path(), 12, 2);
     let mut forged: Value =
@@ -463,7 +524,7 @@ fn a_merged_total_that_differs_from_oeis_is_exit_one_after_the_report() {
     forged["tally"]["classes"]["orbit8"] = orbit8.into();
     forged["classes"]["orbit8"] = orbit8.into();
     forged["total"] = total.to_string().into();
-    std::fs::write(&names[0], forged.to_string()).unwrap();
+    write_sealed(&names[0], &mut forged);
     let output = nqueens()
         .args(["merge", &names[0], &names[1]])
         .output()

@@ -64,3 +64,92 @@ proptest! {
         prop_assert_eq!(split.total, whole.total);
     }
 }
+
+/// The shard files of a count cut at `cuts` (a sorted list of item
+/// indices): one shard per range between cuts, empty ones included, each
+/// with the tally its items add up to.
+fn shards_of(
+    engine: &nqueens::AnyEngine,
+    tallies: &[nqueens::Tally],
+    cuts: &[usize],
+) -> Vec<(String, nqueens::exec::shard::ShardFile)> {
+    use nqueens::exec::shard::{self, ShardFile};
+    use nqueens::Engine;
+    let shards = cuts.len() - 1;
+    (0..shards)
+        .map(|i| {
+            let items = cuts[i]..cuts[i + 1];
+            let tally = tallies[items.clone()]
+                .iter()
+                .fold(nqueens::Tally::default(), |a, &b| a.sum(b));
+            let file = ShardFile {
+                kind: shard::KIND.to_string(),
+                format: shard::FORMAT,
+                fingerprint: engine.fingerprint(),
+                shard: [i + 1, shards],
+                items: [items.start, items.end],
+                total_items: engine.items(),
+                tally,
+                total: tally.total().to_string(),
+                classes: shard::classes(&engine.fingerprint(), &tally),
+                elapsed_s: 0.0,
+                threads: 1,
+                simd: "none".to_string(),
+                host: "h".to_string(),
+                cpu: "c".to_string(),
+                program: "p".to_string(),
+                seal: String::new(),
+            };
+            (format!("{i}.json"), file)
+        })
+        .collect()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    #[test]
+    fn random_cuts_merge_to_the_count_and_any_overlap_is_refused(
+        n in 6usize..=10,
+        cuts in proptest::collection::vec(0.0f64..=1.0, 1..12),
+        cuts2 in proptest::collection::vec(0.0f64..=1.0, 1..12),
+        overlap in (0.0f64..1.0, 0.0f64..=1.0),
+    ) {
+        use nqueens::exec::merge::{merge, MergeError};
+        use nqueens::Engine;
+        let engine = nqueens::build_engine(n, &Options { depth: Some(3), ..Options::default() }, 1).unwrap();
+        let items = engine.items();
+        let tallies: Vec<nqueens::Tally> = (0..items).map(|i| engine.count(i..i + 1)).collect();
+        let cut = |fractions: &[f64]| {
+            let mut at: Vec<usize> = fractions.iter().map(|f| (f * items as f64) as usize).collect();
+            at.extend([0, items]);
+            at.sort_unstable();
+            at // repeated cuts make empty shards
+        };
+        // An exact cover (repeated cuts make empty shards): the total.
+        let mut files = shards_of(&engine, &tallies, &cut(&cuts));
+        let whole = merge(&files).unwrap();
+        prop_assert_eq!(Some(whole.tally.total()), nqueens::oeis::known_total(n));
+        // A range that shares some items with the cover (not a duplicate
+        // of one of its shards) is refused, wherever the empty shards of
+        // another cut lie.
+        let (a, b) = (overlap.0 * items as f64, overlap.1 * items as f64);
+        let (start, end) = (a.min(b) as usize, (a.max(b) as usize).max(a.min(b) as usize + 1).min(items));
+        let mut extra = shards_of(&engine, &tallies, &[start, end]);
+        let (name, mut file) = extra.remove(0);
+        file.shard = [1, 1];
+        let duplicate = files.iter().any(|(_, f)| f.items == file.items);
+        files.push((format!("extra-{name}"), file));
+        files.extend(shards_of(&engine, &tallies, &cut(&cuts2)).into_iter()
+            .filter(|(_, f)| f.items[0] == f.items[1])
+            .map(|(name, f)| (format!("empty-{name}"), f)));
+        match merge(&files) {
+            Ok(merged) => {
+                prop_assert!(duplicate, "an overlap was merged");
+                prop_assert_eq!(merged.tally, whole.tally);
+            }
+            Err(MergeError::Overlap { .. }) => prop_assert!(!duplicate),
+            Err(other) => prop_assert!(false, "{other}"),
+        }
+    }
+}

@@ -29,13 +29,14 @@ pub struct CountArgs {
     /// logical cores].
     #[arg(long, value_name = "T", value_parser = parse_threads, allow_negative_numbers = true)]
     pub threads: Option<usize>,
-    /// The most memory the join may plan for, e.g. 512M or 8G (K, M, G, T:
-    /// powers of 1024) [default: the memory available now].
+    /// The most memory the join may plan for, or the parallel algorithm's
+    /// plan may take, e.g. 512M or 8G (K, M, G, T: powers of 1024)
+    /// [default: the join, the memory available now; parallel, 1G].
     #[arg(long, value_name = "SIZE", value_parser = parse_size)]
     pub max_memory: Option<u64>,
     /// Rows placed in each subproblem of the parallel algorithm, 1..=N, as
-    /// long as the plan fits in 1 GiB [default: the smallest depth with 64
-    /// subproblems per thread].
+    /// long as the plan fits in 1 GiB (or --max-memory) [default: the
+    /// smallest depth with 64 subproblems per thread].
     #[arg(long, value_name = "K", value_parser = parse_depth, allow_negative_numbers = true)]
     pub depth: Option<usize>,
     #[command(flatten)]
@@ -141,6 +142,10 @@ pub struct StatusArgs {
     /// A journal (--checkpoint) or a shard file (--shard --out).
     #[arg(value_name = "FILE")]
     pub file: PathBuf,
+    /// The --max-memory the count was given, if any: a backtracking plan
+    /// larger than 1 GiB is checked against it.
+    #[arg(long, value_name = "SIZE", value_parser = parse_size)]
+    pub max_memory: Option<u64>,
     /// Print one JSON object instead of text.
     #[arg(long)]
     pub json: bool,
@@ -154,6 +159,10 @@ pub struct MergeArgs {
     /// Also report the unique solutions and their classes (full symmetry).
     #[arg(long)]
     pub unique: bool,
+    /// The --max-memory the shards were counted with, if any: a
+    /// backtracking plan larger than 1 GiB is checked against it.
+    #[arg(long, value_name = "SIZE", value_parser = parse_size)]
+    pub max_memory: Option<u64>,
     /// Print one JSON object instead of text.
     #[arg(long)]
     pub json: bool,

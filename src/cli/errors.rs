@@ -25,7 +25,9 @@ pub fn usage_error(err: Error) -> anyhow::Error {
             flag: "--depth <K>",
             rule: format!(
                 "the plan for n = {n} at this depth would hold more than {max_subproblems} \
-                 subproblems (1 GiB); the largest depth that fits is {largest}"
+                 subproblems ({}, --max-memory) at some row of its walk; depths 1..={largest} \
+                 fit",
+                nqueens::bytes(max_subproblems as u64 * 32)
             ),
         }
         .into(),

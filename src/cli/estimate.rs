@@ -8,7 +8,7 @@
 use std::io::{self, Write};
 
 use nqueens::engine::backtrack::estimate::exact_nodes;
-use nqueens::engine::join::{lays_out_slowly, LARGEST_N, LARGEST_SAMPLED};
+use nqueens::engine::join::{layout_seconds, LARGEST_N, LARGEST_SAMPLED};
 use nqueens::exec::forecast::Basis;
 use nqueens::{Algorithm, Forecast, Join, Options, Plan, Simd, Symmetry};
 use serde::Serialize;
@@ -114,11 +114,17 @@ pub fn run(args: EstimateArgs) -> anyhow::Result<()> {
              pairs done in part and timed; about {ESTIMATE_BUDGET_S:.0} s)…",
             args.n
         );
-    } else if join_may_run && lays_out_slowly(args.n) {
+    } else if let (true, Some(seconds)) = (
+        join_may_run,
+        layout_seconds(args.n, rayon::current_num_threads()),
+    ) {
         eprintln!(
-            "estimate: the join for n = {} sizes its quarter table and times a sample of its \
-             items (a minute at most)…",
-            args.n
+            "estimate: the join for n = {} sizes its quarter table and costs its items (about \
+             {} on {} thread(s)), then times a sample of its items (about \
+             {ESTIMATE_BUDGET_S:.0} s)…",
+            args.n,
+            duration(seconds),
+            rayon::current_num_threads()
         );
     }
     let options = Options {
@@ -163,7 +169,8 @@ pub fn run(args: EstimateArgs) -> anyhow::Result<()> {
             Symmetry::None
         },
         depth: if parallel {
-            Plan::auto_depth(args.n, options.symmetry, threads).unwrap_or(0)
+            Plan::auto_depth(args.n, options.symmetry, threads, options.max_subproblems())
+                .unwrap_or(0)
         } else {
             0
         },

@@ -9,7 +9,7 @@ use std::path::Path;
 use std::sync::Arc;
 use std::time::Instant;
 
-use nqueens::exec::journal::{self, Header, Journal};
+use nqueens::exec::journal::{self, Journal};
 use nqueens::exec::pool;
 use nqueens::exec::shard::{self, ShardFile};
 use nqueens::{AnyEngine, Count, Engine, Tally};
@@ -39,9 +39,8 @@ pub fn count(args: &CountArgs, mut job: Job, bar: progress::CountBar) -> anyhow:
     let show = |phase| bar.show(phase);
     let journal = match args.checkpoint.as_deref() {
         Some(path) => {
-            let header = Header::new(&engine, items.clone());
             let (journal, contents) =
-                Journal::open(path, &header).map_err(|e| journal_error(e, path))?;
+                Journal::open(path, &engine, items.clone()).map_err(|e| journal_error(e, path))?;
             Some((path, Arc::new(journal), contents))
         }
         None => None,
@@ -89,8 +88,8 @@ pub fn count(args: &CountArgs, mut job: Job, bar: progress::CountBar) -> anyhow:
         .map(|(_, _, contents)| contents.done_items());
     match (args.shard, args.out.as_deref()) {
         (Some((index, shards)), Some(out)) => {
-            let file = shard_file(&engine, [index, shards], items, tally, threads, elapsed_s);
-            write_shard(out, &file)?;
+            let file = shard_file(&engine, [index, shards], items, tally, threads, elapsed_s)?;
+            super::write_atomically(out, &file.to_text())?;
             print_shard(&file, out, resumed, args.json)
         }
         _ => {
@@ -100,6 +99,11 @@ pub fn count(args: &CountArgs, mut job: Job, bar: progress::CountBar) -> anyhow:
     }
 }
 
+/// The file of a finished shard.
+///
+/// # Errors
+/// [`Error::Overflow`](nqueens::Error::Overflow) if its tally saturated:
+/// a saturated sum is no count.
 pub fn shard_file(
     engine: &AnyEngine,
     shard: [usize; 2],
@@ -107,32 +111,28 @@ pub fn shard_file(
     tally: Tally,
     threads: usize,
     elapsed_s: f64,
-) -> ShardFile {
+) -> anyhow::Result<ShardFile> {
     let machine = super::bench::machine::Machine::detect();
-    ShardFile {
+    let fingerprint = engine.fingerprint();
+    let total = tally.total_checked(fingerprint.n)?;
+    Ok(ShardFile {
         kind: shard::KIND.to_string(),
         format: shard::FORMAT,
-        fingerprint: engine.fingerprint(),
+        fingerprint,
         shard,
         items: [items.start, items.end],
         total_items: engine.items(),
         tally,
-        total: tally.total().to_string(),
-        classes: shard::classes(&engine.fingerprint(), &tally),
+        total: total.to_string(),
+        classes: shard::classes(&fingerprint, &tally),
         elapsed_s,
         threads,
         simd: engine.simd().to_string(),
         host: machine.host,
         cpu: machine.cpu_model,
         program: nqueens::PROGRAM.to_string(),
-    }
-}
-
-/// Writes a shard file through a temporary file and a rename.
-fn write_shard(path: &Path, file: &ShardFile) -> anyhow::Result<()> {
-    let mut text = serde_json::to_string_pretty(file)?;
-    text.push('\n');
-    super::write_atomically(path, &text)
+        seal: String::new(),
+    })
 }
 
 fn print_shard(

@@ -4,16 +4,17 @@
 //! later step counts with, and the thread count. Everything after this
 //! asks the job what will run; nothing decides it again.
 
-use std::path::Path;
-
-use nqueens::engine::join::lays_out_slowly;
-use nqueens::exec::journal::{self, Contents};
+use nqueens::engine::backtrack::plan::max_subproblems;
+use nqueens::engine::join::layout_seconds;
+use nqueens::exec::journal;
+use nqueens::files::same_file;
 use nqueens::{Algorithm, Options, Plan, Symmetry};
 
 use super::args::{reject_parallel_only, reject_serial, CountArgs};
 use super::errors::{journal_error, usage_error};
 use super::progress::CountBar;
-use super::UsageError;
+use super::report::duration;
+use super::{check_destination, UsageError};
 
 /// The threads per shard the automatic depth of a sharded count plans for:
 /// every shard gets at least 64 work items for each of them.
@@ -38,14 +39,20 @@ impl Job {
     /// A [`UsageError`] naming the flag; a journal that cannot be read.
     /// `bar` is told when the plan will take seconds.
     pub fn resolve(args: &CountArgs, bar: Option<&CountBar>) -> anyhow::Result<Job> {
+        check_files(args)?;
         let threads = args.threads.unwrap_or_else(num_cpus::get);
-        // A journal resumed decides the plan: its engine, depth and symmetry.
-        let planned = match args.checkpoint.as_deref().filter(|p| p.exists()) {
-            Some(path) => Some(read_journal(path)?.header.fingerprint),
+        // A journal resumed decides the plan: its engine, depth and symmetry
+        // (a file a crash left before its header was whole is a new one).
+        let planned = match args.checkpoint.as_deref() {
+            Some(path) => journal::header_of(path, max_subproblems(args.max_memory))
+                .map_err(|e| journal_error(e, path))?
+                .map(|header| header.fingerprint),
             None => None,
         };
         let backtrack_only = args.depth.is_some() || args.symmetry.is_some();
-        let asked = match (args.algo, planned) {
+        // `--algo auto` takes what the default takes.
+        let algo = args.algo.filter(|&a| a != Algorithm::Auto);
+        let asked = match (algo, planned) {
             (Some(algorithm), _) => algorithm,
             (None, Some(planned)) => Algorithm::of_engine(planned.engine),
             (None, None) if backtrack_only => Algorithm::Parallel,
@@ -63,8 +70,18 @@ impl Job {
             max_memory: args.max_memory,
         };
         let join_may_run = matches!(asked, Algorithm::Auto | Algorithm::Join);
-        if let (true, Some(bar)) = (join_may_run && lays_out_slowly(args.n), bar) {
-            bar.planning(args.n, "the join sizes its quarter table");
+        if let (true, Some(bar)) = (join_may_run, bar) {
+            if let Some(seconds) = layout_seconds(args.n, rayon::current_num_threads()) {
+                bar.planning(
+                    args.n,
+                    &format!(
+                        "the join sizes its quarter table and costs its items, about {} on {} \
+                         thread(s)",
+                        duration(seconds),
+                        rayon::current_num_threads()
+                    ),
+                );
+            }
         }
         // A join asked for that cannot run is refused here, before an
         // estimate times a sample of it (54 s at n = 22 before the count
@@ -102,7 +119,13 @@ impl Job {
             None => threads,
         };
         if self.options.depth.is_none() && self.options.algorithm == Algorithm::Parallel {
-            self.options.depth = Some(Plan::auto_depth(self.n, self.options.symmetry, threads)?);
+            let limit = self.options.max_subproblems();
+            self.options.depth = Some(Plan::auto_depth(
+                self.n,
+                self.options.symmetry,
+                threads,
+                limit,
+            )?);
         }
         Ok(())
     }
@@ -117,8 +140,27 @@ pub fn check_simd(options: &Options) -> anyhow::Result<()> {
     }
 }
 
-fn read_journal(path: &Path) -> anyhow::Result<Contents> {
-    journal::read(path).map_err(|e| journal_error(e, path))
+/// Refuses, before any work, a destination the count could not write
+/// when it ends, and a result that would overwrite its own journal.
+fn check_files(args: &CountArgs) -> Result<(), UsageError> {
+    if let Some(journal) = &args.checkpoint {
+        check_destination(journal, "--checkpoint <FILE>")?;
+    }
+    if let Some(out) = &args.out {
+        check_destination(out, "--out <FILE>")?;
+        if let Some(journal) = args.checkpoint.as_deref().filter(|j| same_file(j, out)) {
+            return Err(UsageError {
+                value: out.display().to_string(),
+                flag: "--out <FILE>",
+                rule: format!(
+                    "is the --checkpoint journal {} (or a link to it): the shard's result \
+                     would overwrite the journal; write it to another file",
+                    journal.display()
+                ),
+            });
+        }
+    }
+    Ok(())
 }
 
 /// Refuses the flags that do not apply to `algorithm` (as asked: `auto`
@@ -131,6 +173,7 @@ fn check_flags(args: &CountArgs, algorithm: Algorithm) -> Result<(), UsageError>
     reject_parallel_only(algorithm, parallel_only)?;
     let pooled_only = [
         ("--threads <T>", args.threads.map(|t| t.to_string())),
+        ("--max-memory <SIZE>", args.max_memory.map(nqueens::bytes)),
         ("--unique", args.unique.then(|| "true".to_string())),
         (
             "--checkpoint <FILE>",
@@ -141,16 +184,6 @@ fn check_flags(args: &CountArgs, algorithm: Algorithm) -> Result<(), UsageError>
         ("--simd <PATH>", args.simd.path().map(|s| s.to_string())),
     ];
     reject_serial(algorithm, pooled_only)?;
-    if let (Some(bytes), false) = (
-        args.max_memory,
-        matches!(algorithm, Algorithm::Join | Algorithm::Auto),
-    ) {
-        return Err(UsageError {
-            value: bytes.to_string(),
-            flag: "--max-memory <SIZE>",
-            rule: format!("applies only to --algo join or auto, not {algorithm}"),
-        });
-    }
     if let (true, Some((i, m))) = (args.unique, args.shard) {
         return Err(UsageError {
             value: format!("{i}/{m}"),

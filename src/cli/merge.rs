@@ -2,10 +2,11 @@
 //! make one whole count, and reported like `count`.
 
 use anyhow::Context;
-use nqueens::engine::EngineId;
+use nqueens::engine::backtrack::plan::max_subproblems;
+use nqueens::engine::subproblems_of;
 use nqueens::exec::merge::{self, MergeError};
 use nqueens::exec::shard;
-use nqueens::{Count, Counted, Plan, Simd, Symmetry};
+use nqueens::{Count, Counted, Simd, Symmetry};
 use serde::Serialize;
 
 use super::args::MergeArgs;
@@ -16,11 +17,19 @@ use super::{Mismatch, UsageError};
 pub fn run(args: MergeArgs) -> anyhow::Result<()> {
     let mut files = Vec::with_capacity(args.files.len());
     for path in &args.files {
-        let file = shard::read(path).map_err(|e| UsageError {
-            value: path.display().to_string(),
-            flag: "<FILE>...",
-            rule: e.why,
-        })?;
+        // A file whose seal does not fit its fields is a check that
+        // failed (exit 1); one that is no shard of this program, a usage
+        // error (2).
+        let file =
+            shard::read(path, max_subproblems(args.max_memory)).map_err(|e| match e.altered {
+                true => anyhow::Error::from(Mismatch(e.to_string())),
+                false => UsageError {
+                    value: path.display().to_string(),
+                    flag: "<FILE>...",
+                    rule: e.why,
+                }
+                .into(),
+            })?;
         files.push((path.display().to_string(), file));
     }
     let merged = merge::merge(&files).map_err(|e| match e {
@@ -29,7 +38,6 @@ pub fn run(args: MergeArgs) -> anyhow::Result<()> {
     })?;
     let f = merged.fingerprint;
     let full = f.symmetry == Symmetry::Full;
-    let join = f.engine == EngineId::Join;
     if args.unique && !full {
         return Err(UsageError {
             value: "true".to_string(),
@@ -44,11 +52,8 @@ pub fn run(args: MergeArgs) -> anyhow::Result<()> {
     let total_items = files[0].1.total_items;
     let counted = Counted {
         items: total_items,
-        subproblems: if join {
-            total_items.saturating_sub(1)
-        } else {
-            Plan::size(f.n, f.depth, f.symmetry, usize::MAX).unwrap_or(0)
-        },
+        // Counted as `count` counts them (every file passed the same check).
+        subproblems: subproblems_of(&f, max_subproblems(args.max_memory)).unwrap_or(0),
         simd: merged.simd.as_deref().and_then(Simd::named),
         planned_bytes: None,
         threads: merged.threads,

@@ -50,21 +50,28 @@ pub fn thread_pool(threads: Option<usize>) -> anyhow::Result<rayon::ThreadPool> 
         .map_err(|e| anyhow::anyhow!("could not start {threads} worker threads: {e}"))
 }
 
-/// Writes `text` to `path` through a temporary file beside it and a rename,
-/// so that readers (and an interrupted run) see the old file or the new
-/// one, never half of one; a write that fails leaves no temporary behind.
-/// (A sweep's folder writes its files together: see `bench::folder`.)
+/// Writes `text` to `path` so that readers, an interrupted run or a power
+/// cut see the old file or the new one, never half of one
+/// ([`files::write_atomically`](nqueens::files::write_atomically)). (A
+/// sweep's folder writes its files together: see `bench::folder`.)
 pub fn write_atomically(path: &std::path::Path, text: &str) -> anyhow::Result<()> {
-    use anyhow::Context;
-    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("file");
-    let tmp = path.with_file_name(format!(".{name}.{}.tmp", std::process::id()));
-    let written = std::fs::write(&tmp, text)
-        .with_context(|| format!("cannot write {}", tmp.display()))
-        .and_then(|()| {
-            std::fs::rename(&tmp, path).with_context(|| format!("cannot write {}", path.display()))
-        });
-    if written.is_err() {
-        let _ = std::fs::remove_file(&tmp);
-    }
-    written
+    nqueens::files::write_atomically(path, text.as_bytes())
+        .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", path.display()))
+}
+
+/// Refuses, before any work, a destination `flag` names that could not be
+/// written when the work is done: something other than a regular file
+/// there, a missing folder, a folder that refuses new files.
+///
+/// # Errors
+/// A [`UsageError`] naming the flag and the file.
+pub fn check_destination(path: &std::path::Path, flag: &'static str) -> Result<(), UsageError> {
+    nqueens::files::check_destination(path).map_err(|e| UsageError {
+        value: path.display().to_string(),
+        flag,
+        rule: match e {
+            nqueens::files::FileError::Unfit(why) => why,
+            nqueens::files::FileError::Io(e) => format!("cannot be written: {e}"),
+        },
+    })
 }

@@ -23,7 +23,7 @@ pub fn count(args: &CountArgs, mut job: Job) -> anyhow::Result<()> {
     use std::time::Instant;
 
     use mpi::traits::*;
-    use nqueens::exec::journal::{Header, Journal};
+    use nqueens::exec::journal::Journal;
     use nqueens::{Count, Engine, Symmetry};
 
     use super::errors::{journal_error, usage_error};
@@ -99,8 +99,7 @@ pub fn count(args: &CountArgs, mut job: Job) -> anyhow::Result<()> {
     let mut resumed = None;
     let tally = match args.checkpoint.as_deref() {
         Some(path) => {
-            let header = Header::new(&engine, 0..engine.items());
-            match Journal::open(path, &header) {
+            match Journal::open(path, &engine, 0..engine.items()) {
                 Ok((journal, contents)) => {
                     resumed = Some(contents.done_items());
                     nqueens::exec::mpi::coordinate(

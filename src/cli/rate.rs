@@ -27,6 +27,7 @@ use super::args::{parse_threads, SimdFlag};
 use super::bench::machine::Machine;
 use super::errors::usage_error;
 use super::{write_atomically, Mismatch, UsageError};
+use nqueens::problem::printable;
 
 /// The version of the rating: bumped whenever the workload changes, or a
 /// change moves the development machine's rating by more than 1%. Ratings
@@ -121,6 +122,10 @@ pub struct Point {
     pub settled: bool,
 }
 
+/// The longest saved rating `--compare` reads: a few kilobytes of fields,
+/// with room for a point per thread count.
+const MAX_RATING_BYTES: u64 = 1 << 20;
+
 /// A whole rating, as `--json` prints it and `--save` writes it.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Rating {
@@ -143,9 +148,54 @@ pub struct Rating {
     pub elapsed_s: f64,
 }
 
+impl Rating {
+    /// What in a rating read from a file no rating can hold: ratings and
+    /// rates are positive finite numbers, spreads and drifts finite,
+    /// thread counts at least one.
+    fn check(&self) -> Result<(), String> {
+        let positive = |what: &str, value: f64| match value.is_finite() && value > 0.0 {
+            true => Ok(()),
+            false => Err(format!("its {what} {value} is no positive number")),
+        };
+        for point in &self.points {
+            positive("rating", point.rating)?;
+            positive("join rate", point.join)?;
+            positive("backtracking rate", point.backtracking)?;
+            if !(point.spread.is_finite() && point.spread >= 0.0 && point.drift.is_finite()) {
+                return Err(format!(
+                    "its spread {} or drift {} is no number",
+                    point.spread, point.drift
+                ));
+            }
+            if point.threads == 0 {
+                return Err("a point of 0 threads".to_string());
+            }
+        }
+        let optional = [
+            ("single-thread rating", self.single),
+            ("multi-thread rating", self.multi),
+            ("scaling", self.scaling),
+            ("efficiency", self.efficiency),
+        ];
+        for (what, value) in optional {
+            if let Some(value) = value {
+                positive(what, value)?;
+            }
+        }
+        if self.multi_threads == Some(0) {
+            return Err("its multi-thread rating is on 0 threads".to_string());
+        }
+        Ok(())
+    }
+}
+
 pub fn run(args: RateArgs) -> anyhow::Result<()> {
     if let Some(files) = &args.compare {
         return compare(files);
+    }
+    if let Some(path) = &args.save {
+        // Refused before a minute of rating, not after.
+        super::check_destination(path, "--save <FILE>")?;
     }
     let started = Instant::now();
     let window = window()?;
@@ -448,10 +498,13 @@ fn compare(files: &[PathBuf]) -> anyhow::Result<()> {
     let flag = "--compare <FILE>...";
     let mut ratings = Vec::new();
     for file in files {
-        let text = std::fs::read_to_string(file)
+        let bytes = nqueens::files::read_regular(file, MAX_RATING_BYTES, "a saved rating")
             .map_err(|e| bad(file, flag, format!("cannot be read: {e}")))?;
-        let rating: Rating = serde_json::from_str(&text)
+        let rating: Rating = serde_json::from_slice(&bytes)
             .map_err(|e| bad(file, flag, format!("is not a saved rating: {e}")))?;
+        rating
+            .check()
+            .map_err(|why| bad(file, flag, format!("is not a saved rating: {why}")))?;
         ratings.push((file, rating));
     }
     let (first_file, first) = &ratings[0];
@@ -498,11 +551,11 @@ fn compare(files: &[PathBuf]) -> anyhow::Result<()> {
             (Some(m), Some(t)) => format!("{m:.2}/{t}"),
             _ => "-".to_string(),
         };
-        let cpu: String = r.machine.cpu_model.chars().take(32).collect();
+        let cpu: String = printable(&r.machine.cpu_model).chars().take(32).collect();
         writeln!(
             out,
             "{:<24}  {:<32}  {:>7}  {:>9}  {:>9}  {:>8}  {:>7}  {:>7}",
-            file.display().to_string(),
+            printable(&file.display().to_string()),
             cpu,
             r.simd.join.to_string(),
             value(r.single),
@@ -515,7 +568,7 @@ fn compare(files: &[PathBuf]) -> anyhow::Result<()> {
     writeln!(
         out,
         "(single/ and multi/: ratios to {}; multi is rating/threads)",
-        first_file.display()
+        printable(&first_file.display().to_string())
     )?;
     Ok(())
 }

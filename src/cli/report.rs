@@ -36,20 +36,37 @@ pub fn print_report(report: &Report, json: bool) -> anyhow::Result<()> {
     report.check()
 }
 
-/// Seconds as `1h 02m`, `4m 05s` or `6.7 s`; days and years for the rest;
-/// `unknown` for a time that is not a finite number of seconds.
+/// Seconds as `1h 02m`, `4m 05s` or `6.7 s`; days and years for the rest
+/// (`3.9 years`, `5,359 years`, `1.3e8 years`); `unknown` for a time that
+/// is not a finite number of seconds.
 pub fn duration(seconds: f64) -> String {
     if !seconds.is_finite() || seconds < 0.0 {
         return "unknown".to_string();
     }
     let whole = seconds.round() as u64;
+    let years = seconds / 31_557_600.0;
     match whole {
         0..60 => format!("{seconds:.1} s"),
         60..3600 => format!("{}m {:02}s", whole / 60, whole % 60),
         3600..86_400 => format!("{}h {:02}m", whole / 3600, whole % 3600 / 60),
         86_400..31_557_600 => format!("{:.1} days", seconds / 86_400.0),
-        _ => format!("{:.3e} years", seconds / 31_557_600.0),
+        _ if years < 10.0 => format!("{years:.1} years"),
+        _ if years < 1e6 => format!("{} years", thousands(years.round() as u64)),
+        _ => format!("{years:.1e} years"),
     }
+}
+
+/// An integer with commas between thousands: `5,359`.
+fn thousands(value: u64) -> String {
+    let digits = value.to_string();
+    let mut out = String::new();
+    for (i, digit) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(digit);
+    }
+    out
 }
 
 /// What a resumed journal held: `2400 of 2588 items done before` (or
@@ -263,6 +280,17 @@ pub fn write_verified(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn durations_read_as_people_write_them() {
+        let year = 31_557_600.0;
+        assert_eq!(duration(6.66), "6.7 s");
+        assert_eq!(duration(245.0), "4m 05s");
+        assert_eq!(duration(3.918 * year), "3.9 years");
+        assert_eq!(duration(5359.2 * year), "5,359 years");
+        assert_eq!(duration(1.3e8 * year), "1.3e8 years");
+        assert_eq!(duration(f64::NAN), "unknown");
+    }
 
     #[test]
     fn a_count_matches_only_the_value_oeis_lists() {

@@ -2,41 +2,59 @@
 //! file (`count --shard --out`) holds: the plan, the work done, the partial
 //! total, the time spent and left.
 
-use std::io::{self, Write};
+use std::io::{self, Read, Write};
 use std::path::Path;
 
+use anyhow::Context;
+use nqueens::engine::backtrack::plan::max_subproblems;
 use nqueens::engine::backtrack::Backtrack;
+use nqueens::engine::join::lays_out_slowly;
 use nqueens::exec::journal::{self, Contents, Header, JournalError};
 use nqueens::exec::shard::{self, ShardFile};
+use nqueens::files::{self, FileError};
+use nqueens::problem::printable;
 use nqueens::{Engine, EngineId, Fingerprint, Join, Plan, Simd, Symmetry};
 use serde::Serialize;
 
 use super::args::StatusArgs;
 use super::report::{duration, print};
-use super::UsageError;
+use super::{Mismatch, UsageError};
 
 /// `nqueens status FILE`.
 pub fn run(args: StatusArgs) -> anyhow::Result<()> {
     let path = args.file.as_path();
+    let limit = max_subproblems(args.max_memory);
     let bad = |why: String| UsageError {
         value: path.display().to_string(),
         flag: "<FILE>",
         rule: why,
     };
-    let bytes = std::fs::read(path).map_err(|e| bad(format!("cannot be read: {e}")))?;
-    if bytes.starts_with(journal::MAGIC.as_bytes()) {
-        let contents = journal::read(path).map_err(|e| match e {
+    // What the file is, from its first bytes (a FIFO or a device is
+    // refused before anything is read from it).
+    let mut start = Vec::new();
+    files::open_regular(path)
+        .map_err(|e| match e {
+            FileError::Unfit(why) => bad(why),
+            FileError::Io(e) => bad(format!("cannot be read: {e}")),
+        })?
+        .take(journal::MAGIC.len() as u64)
+        .read_to_end(&mut start)
+        .map_err(|e| bad(format!("cannot be read: {e}")))?;
+    if journal::lacks_header(&start) || start.starts_with(journal::MAGIC.as_bytes()) {
+        let contents = journal::read(path, limit).map_err(|e| match e {
             JournalError::NotAJournal { why, .. } => bad(why).into(),
             other => anyhow::Error::from(other),
         })?;
-        let status = JournalStatus::new(path, &contents);
+        let status = JournalStatus::new(path, &contents, limit)?;
         print(&status, args.json, JournalStatus::write_text)
     } else {
-        let file = shard::read(path).map_err(|e| {
-            bad(format!(
+        let file = shard::read(path, limit).map_err(|e| match e.altered {
+            true => anyhow::Error::from(Mismatch(e.to_string())),
+            false => bad(format!(
                 "is neither an nqueens journal nor a shard file ({})",
                 e.why
             ))
+            .into(),
         })?;
         // Its fields, with `kind` "shard" (like the journal's "journal")
         // and its path.
@@ -67,21 +85,28 @@ struct JournalStatus {
 }
 
 impl JournalStatus {
-    fn new(path: &Path, contents: &Contents) -> JournalStatus {
+    /// # Errors
+    /// [`nqueens::Error::Overflow`] if its records sum past what a count
+    /// holds: no count adds up to that.
+    fn new(path: &Path, contents: &Contents, limit: usize) -> anyhow::Result<JournalStatus> {
         let header = contents.header.clone();
         let fingerprint = header.fingerprint;
         let full = fingerprint.symmetry == Symmetry::Full;
         let left = if contents.is_complete() {
             Some(0.0)
         } else {
-            estimate_left(contents)
+            estimate_left(contents, limit)
         };
-        JournalStatus {
+        let partial_total = contents
+            .tally
+            .total_checked(fingerprint.n)
+            .with_context(|| format!("the records of journal {}", path.display()))?;
+        Ok(JournalStatus {
             kind: "journal",
             path: path.display().to_string(),
             done_items: contents.done_items(),
             complete: contents.is_complete(),
-            partial_total: contents.tally.total().to_string(),
+            partial_total: partial_total.to_string(),
             partial_unique: (full && fingerprint.engine == EngineId::Backtrack)
                 .then(|| contents.tally.classes.unique()),
             wall_s: contents.wall_s,
@@ -89,23 +114,27 @@ impl JournalStatus {
             records: contents.records,
             torn_last_record: contents.torn,
             header,
-        }
+        })
     }
 }
 
 /// The wall time left at the pace so far: the time spent, scaled by the
-/// estimated cost of the items left over that of the items done.
-fn estimate_left(contents: &Contents) -> Option<f64> {
+/// estimated cost of the items left over that of the items done (the
+/// plan built within `limit` subproblems). Where laying the join out takes
+/// seconds (n = 22..25), by the items alone: its items are interleaved by
+/// cost, so the items done are a fair sample of them.
+fn estimate_left(contents: &Contents, limit: usize) -> Option<f64> {
     let f = contents.header.fingerprint;
     let cost: Box<dyn Fn(usize) -> f64> = match f.engine {
         EngineId::Backtrack => {
-            let plan = Plan::new(f.n, f.depth, f.symmetry).ok()?;
+            let plan = Plan::within(f.n, f.depth, f.symmetry, limit).ok()?;
             let engine = Backtrack::new(plan, Simd::None).ok()?;
             if engine.fingerprint() != f {
                 return None;
             }
             Box::new(move |i| engine.cost(i))
         }
+        EngineId::Join if lays_out_slowly(f.n) => Box::new(|_| 1.0),
         EngineId::Join => {
             let costs = Join::costs(f.n).ok()?;
             Box::new(move |i| costs.get(i).copied().unwrap_or(0.0))
@@ -157,7 +186,7 @@ impl JournalStatus {
                 "  note         its last record was torn; resuming drops it"
             )?;
         }
-        writeln!(out, "  written by   {}", self.header.program)
+        writeln!(out, "  written by   {}", printable(&self.header.program))
     }
 }
 
@@ -182,10 +211,15 @@ fn write_shard(file: &ShardFile, path: &Path, out: &mut dyn Write) -> io::Result
         "  time spent   {} on {} thread(s), simd {}",
         duration(file.elapsed_s),
         file.threads,
-        file.simd
+        printable(&file.simd)
     )?;
-    writeln!(out, "  machine      {} ({})", file.host, file.cpu)?;
-    writeln!(out, "  written by   {}", file.program)
+    writeln!(
+        out,
+        "  machine      {} ({})",
+        printable(&file.host),
+        printable(&file.cpu)
+    )?;
+    writeln!(out, "  written by   {}", printable(&file.program))
 }
 
 fn write_plan(out: &mut dyn Write, f: &Fingerprint) -> io::Result<()> {

@@ -52,4 +52,8 @@ impl Engine for AnyEngine {
     fn count(&self, items: Range<usize>) -> Tally {
         self.as_dyn().count(items)
     }
+
+    fn items_with_fixed_points(&self) -> Vec<usize> {
+        self.as_dyn().items_with_fixed_points()
+    }
 }

@@ -109,7 +109,7 @@ pub struct Fingerprint {
 ///
 /// # Errors
 /// A phrase naming the field, e.g. `n 33 is outside 1..=32`.
-pub fn items_of(fingerprint: &Fingerprint) -> Result<usize, String> {
+pub fn items_of(fingerprint: &Fingerprint, max_subproblems: usize) -> Result<usize, String> {
     let Fingerprint {
         engine,
         n,
@@ -134,8 +134,12 @@ pub fn items_of(fingerprint: &Fingerprint) -> Result<usize, String> {
             if !(1..=n).contains(&depth) {
                 return Err(format!("depth {depth} is outside 1..={n} for n = {n}"));
             }
-            backtrack::plan::Plan::items_of(n, depth, symmetry).ok_or_else(|| {
-                format!("depth {depth} plans more subproblems for n = {n} than fit in memory")
+            backtrack::plan::Plan::items_of(n, depth, symmetry, max_subproblems).ok_or_else(|| {
+                format!(
+                    "depth {depth} plans more than {max_subproblems} subproblems for n = {n} \
+                     ({}; --max-memory allows more)",
+                    crate::problem::bytes(max_subproblems as u64 * 32)
+                )
             })
         }
         EngineId::Join => {
@@ -159,6 +163,25 @@ pub fn items_of(fingerprint: &Fingerprint) -> Result<usize, String> {
     }
 }
 
+/// How many subproblems the plan `fingerprint` describes holds, as a
+/// count of it reports them: the backtracker's plan's, the join's pair
+/// items ([`join::Join::pair_items`]).
+///
+/// # Errors
+/// As [`items_of`].
+pub fn subproblems_of(fingerprint: &Fingerprint, max_subproblems: usize) -> Result<usize, String> {
+    let items = items_of(fingerprint, max_subproblems)?;
+    let Fingerprint {
+        n, depth, symmetry, ..
+    } = *fingerprint;
+    match fingerprint.engine {
+        EngineId::Backtrack => backtrack::plan::Plan::size(n, depth, symmetry, max_subproblems)
+            .ok_or_else(|| format!("depth {depth} plans more than {max_subproblems} subproblems")),
+        EngineId::Join if n > join::LISTED_TO => Ok(items),
+        EngineId::Join => Ok(items - join::burnside::items(n)),
+    }
+}
+
 /// A way of counting, cut into independent work items.
 pub trait Engine: Sync {
     /// What fixes the items.
@@ -173,4 +196,12 @@ pub trait Engine: Sync {
 
     /// Counts the items in `items`.
     fn count(&self, items: Range<usize>) -> Tally;
+
+    /// The items, in order, whose tallies carry counts of the rotations'
+    /// fixed points ([`Tally::fixed`]), where the engine counts classes by
+    /// Burnside's lemma: a record of one without them was edited, and is
+    /// refused. None by default.
+    fn items_with_fixed_points(&self) -> Vec<usize> {
+        Vec::new()
+    }
 }

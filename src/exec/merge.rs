@@ -109,6 +109,10 @@ pub fn merge(files: &[(String, ShardFile)]) -> Result<Merged, MergeError> {
     sorted.sort_by_key(|(_, f)| (f.items[0], f.items[1]));
     let mut kept: Vec<&(String, ShardFile)> = Vec::new();
     let mut duplicates = 0;
+    // The shard reaching furthest so far: every range is checked against
+    // all before it, not only the last (an empty shard, which overlaps
+    // nothing, never hides one that does).
+    let mut furthest: Option<&(String, ShardFile)> = None;
     for entry in sorted {
         let (name, file) = entry;
         if let Some((last_name, last)) = kept.last().copied() {
@@ -126,14 +130,19 @@ pub fn merge(files: &[(String, ShardFile)]) -> Result<Merged, MergeError> {
                 duplicates += 1;
                 continue;
             }
-            // Empty shards (more shards than items) overlap nothing.
-            if !file.range().is_empty() && file.items[0] < last.items[1] {
+        }
+        if !file.range().is_empty() {
+            if let Some((reach_name, reach)) = furthest.filter(|(_, r)| file.items[0] < r.items[1])
+            {
                 return Err(MergeError::Overlap {
-                    first: last_name.clone(),
-                    a: format!("{}..{}", last.items[0], last.items[1]),
+                    first: reach_name.clone(),
+                    a: format!("{}..{}", reach.items[0], reach.items[1]),
                     second: name.clone(),
                     b: format!("{}..{}", file.items[0], file.items[1]),
                 });
+            }
+            if furthest.is_none_or(|(_, r)| file.items[1] > r.items[1]) {
+                furthest = Some(entry);
             }
         }
         kept.push(entry);
@@ -261,6 +270,7 @@ mod tests {
             host: "h".to_string(),
             cpu: "c".to_string(),
             program: "p".to_string(),
+            seal: String::new(),
         };
         (format!("s{index}.json"), file)
     }
@@ -311,6 +321,23 @@ mod tests {
                 shards: " (shards 2, 4 of 4)".to_string(),
             }
         );
+    }
+
+    #[test]
+    fn an_empty_shard_between_two_overlapping_ones_hides_nothing() {
+        // count 8: --shard 1/8 (0..2), 2/32 (1..1, empty), 3/32 (1..2).
+        let files = vec![
+            shard(1, 8, [0, 2], 1),
+            shard(2, 32, [1, 1], 0),
+            shard(3, 32, [1, 2], 1),
+            shard(2, 8, [2, 30], 1),
+        ];
+        match merge(&files) {
+            Err(MergeError::Overlap { first, second, .. }) => {
+                assert_eq!((first.as_str(), second.as_str()), ("s1.json", "s3.json"))
+            }
+            other => panic!("{other:?}"),
+        }
     }
 
     #[test]

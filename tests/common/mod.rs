@@ -102,3 +102,19 @@ pub fn start_and_kill(args: &[&str], journal: &Path) {
     child.kill().unwrap();
     child.wait().unwrap();
 }
+
+/// A line of a journal: its JSON and the CRC-32 of it, as the journal
+/// writes them (a record or header forged with its checksum recomputed).
+pub fn journal_line(value: &Value) -> String {
+    let body = value.to_string();
+    format!("{body} {:08x}\n", crc32fast::hash(body.as_bytes()))
+}
+
+/// A shard file's fields with their seal recomputed, as someone who edits
+/// a file and recomputes its checksum would.
+pub fn reseal(file: &mut Value) {
+    file["seal"] = "".into();
+    file["seal"] = nqueens::exec::shard::seal::of(&file.to_string())
+        .unwrap()
+        .into();
+}

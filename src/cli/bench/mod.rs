@@ -151,7 +151,12 @@ pub fn run(args: BenchArgs) -> anyhow::Result<()> {
     let parallel = algorithms.contains(&Algorithm::Parallel);
     let pooled = algorithms.iter().any(|a| a.is_parallel());
     if !parallel {
-        let list = |l: &Option<List>| l.as_ref().map(|List(v)| format!("{v:?}"));
+        let list = |l: &Option<List>| {
+            l.as_ref().map(|List(v)| {
+                let values: Vec<String> = v.iter().map(ToString::to_string).collect();
+                values.join(",")
+            })
+        };
         let flags = [
             ("--threads <LIST>", list(&args.threads).filter(|_| !pooled)),
             ("--depth <LIST>", list(&args.depth)),
@@ -479,8 +484,9 @@ fn check_plans_fit(ns: &[usize], depths: &[usize], symmetry: Symmetry) -> Result
                     flag: "--depth <LIST>",
                     rule: format!(
                         "the plan for n = {n} at this depth would hold more than \
-                         {MAX_SUBPROBLEMS} subproblems (1 GiB); the largest depth that fits is {}",
-                        Plan::largest_depth(n, symmetry)
+                         {MAX_SUBPROBLEMS} subproblems (1 GiB) at some row of its walk; depths \
+                         1..={} fit",
+                        Plan::largest_depth(n, symmetry, MAX_SUBPROBLEMS)
                     ),
                 });
             }

@@ -31,9 +31,17 @@
 //!
 //! A stored subproblem takes 32 bytes (its three masks and its columns, five
 //! bits a row). The plan is sized before it is allocated: a walk counts the
-//! subproblems, stopping as soon as they pass [`MAX_SUBPROBLEMS`] (1 GiB),
-//! and a deeper plan is refused with [`Error::PlanTooLarge`], which names the
-//! largest depth that fits. The automatic depth always fits. Kernels that
+//! subproblems, and the placements it passes on every row above them,
+//! stopping as soon as a row or the cut passes the limit
+//! ([`MAX_SUBPROBLEMS`], 1 GiB, or what `--max-memory` allows). A plan
+//! whose walk passes more placements on some row than it may hold is
+//! refused too, with [`Error::PlanTooLarge`], which names the depths that
+//! fit: past the tree's widest row a deep plan can be small while
+//! the walk to it is not (n = 20 at depth 20 passes 10⁹ placements a row
+//! to reach its 6 × 10⁸ subproblems: 30 s and more before a refusal that
+//! now comes after the first row over the limit, about a second). So
+//! every depth up to the largest fits, and sizing one costs at most a
+//! walk of the limit's size a row. The automatic depth always fits. Kernels that
 //! split a subproblem further ([`refine`](super::rules::refine)) walk it lazily, with no copy of
 //! the plan.
 
@@ -53,6 +61,16 @@ pub const ITEMS_PER_THREAD: usize = 64;
 
 /// The most memory a plan may take: 1 GiB.
 pub const MAX_PLAN_BYTES: usize = 1 << 30;
+
+/// The most subproblems `max_memory` bytes hold (32 bytes each), at least
+/// one; [`MAX_SUBPROBLEMS`] where no limit is given.
+pub fn max_subproblems(max_memory: Option<u64>) -> usize {
+    max_memory.map_or(MAX_SUBPROBLEMS, |bytes| {
+        usize::try_from(bytes / std::mem::size_of::<Stored>() as u64)
+            .unwrap_or(usize::MAX)
+            .max(1)
+    })
+}
 
 /// The most subproblems a plan may hold: [`MAX_PLAN_BYTES`] of 32-byte
 /// subproblems.
@@ -110,16 +128,30 @@ impl Plan {
     /// `1 <= depth <= n`; [`Error::PlanTooLarge`] if the plan would hold
     /// more than [`MAX_SUBPROBLEMS`].
     pub fn new(n: usize, depth: usize, symmetry: Symmetry) -> Result<Plan, Error> {
+        Plan::within(n, depth, symmetry, MAX_SUBPROBLEMS)
+    }
+
+    /// [`Plan::new`] with room for at most `max_subproblems` (see
+    /// [`max_subproblems`]).
+    ///
+    /// # Errors
+    /// As [`Plan::new`], [`Error::PlanTooLarge`] against this limit.
+    pub fn within(
+        n: usize,
+        depth: usize,
+        symmetry: Symmetry,
+        max_subproblems: usize,
+    ) -> Result<Plan, Error> {
         check_board_size(n)?;
         if !(1..=n).contains(&depth) {
             return Err(Error::Depth { depth, n });
         }
-        let Some(size) = Plan::size(n, depth, symmetry, MAX_SUBPROBLEMS) else {
+        let Some(size) = Plan::size(n, depth, symmetry, max_subproblems) else {
             return Err(Error::PlanTooLarge {
                 n,
                 depth,
-                largest: Plan::largest_depth(n, symmetry),
-                max_subproblems: MAX_SUBPROBLEMS,
+                largest: Plan::largest_depth(n, symmetry, max_subproblems),
+                max_subproblems,
             });
         };
         Ok(Plan::build(n, depth, symmetry, size))
@@ -133,26 +165,49 @@ impl Plan {
     /// # Errors
     /// [`Error::BoardSize`] unless `1 <= n <= MAX_N`.
     pub fn auto(n: usize, symmetry: Symmetry, threads: usize) -> Result<Plan, Error> {
-        let (depth, size) = Plan::auto_shape(n, symmetry, threads)?;
+        Plan::auto_within(n, symmetry, threads, MAX_SUBPROBLEMS)
+    }
+
+    /// [`Plan::auto`] with room for at most `max_subproblems`.
+    ///
+    /// # Errors
+    /// As [`Plan::auto`].
+    pub fn auto_within(
+        n: usize,
+        symmetry: Symmetry,
+        threads: usize,
+        max_subproblems: usize,
+    ) -> Result<Plan, Error> {
+        let (depth, size) = Plan::auto_shape(n, symmetry, threads, max_subproblems)?;
         Ok(Plan::build(n, depth, symmetry, size))
     }
 
-    /// The depth [`Plan::auto`] chooses, without building the plan.
+    /// The depth [`Plan::auto_within`] chooses, without building the plan.
     ///
     /// # Errors
     /// [`Error::BoardSize`] unless `1 <= n <= MAX_N`.
-    pub fn auto_depth(n: usize, symmetry: Symmetry, threads: usize) -> Result<usize, Error> {
-        Plan::auto_shape(n, symmetry, threads).map(|(depth, _)| depth)
+    pub fn auto_depth(
+        n: usize,
+        symmetry: Symmetry,
+        threads: usize,
+        max_subproblems: usize,
+    ) -> Result<usize, Error> {
+        Plan::auto_shape(n, symmetry, threads, max_subproblems).map(|(depth, _)| depth)
     }
 
     /// The automatic depth and its plan's size.
-    fn auto_shape(n: usize, symmetry: Symmetry, threads: usize) -> Result<(usize, usize), Error> {
+    fn auto_shape(
+        n: usize,
+        symmetry: Symmetry,
+        threads: usize,
+        max_subproblems: usize,
+    ) -> Result<(usize, usize), Error> {
         check_board_size(n)?;
         let wanted = ITEMS_PER_THREAD.saturating_mul(threads.max(1));
         let mut depth = 1;
         let mut fits = None;
         loop {
-            match Plan::shape(n, depth, symmetry, MAX_SUBPROBLEMS) {
+            match Plan::shape(n, depth, symmetry, max_subproblems.max(1)) {
                 Some((size, items)) if items < wanted && depth < n => {
                     fits = Some((depth, size));
                     depth += 1;
@@ -165,23 +220,64 @@ impl Plan {
     }
 
     /// How many subproblems the plan for (n, depth, symmetry) holds, or
-    /// `None` if more than `limit`; the walk stops as soon as it knows.
+    /// `None` if more than `limit`, or if its walk passes more than
+    /// `limit` placements on some row above them; the walk stops as soon
+    /// as it knows.
     pub fn size(n: usize, depth: usize, symmetry: Symmetry, limit: usize) -> Option<usize> {
         Plan::shape(n, depth, symmetry, limit).map(|(size, _)| size)
     }
 
     /// How many work items the plan for (n, depth, symmetry) has, or
-    /// `None` if it would not fit in memory; nothing is stored.
-    pub fn items_of(n: usize, depth: usize, symmetry: Symmetry) -> Option<usize> {
-        Plan::shape(n, depth, symmetry, MAX_SUBPROBLEMS).map(|(_, items)| items)
+    /// `None` if it would not fit in `max_subproblems` (as
+    /// [`Plan::size`]); nothing is stored.
+    pub fn items_of(
+        n: usize,
+        depth: usize,
+        symmetry: Symmetry,
+        max_subproblems: usize,
+    ) -> Option<usize> {
+        Plan::shape(n, depth, symmetry, max_subproblems).map(|(_, items)| items)
     }
 
     /// The subproblems and work items of the plan for (n, depth, symmetry),
-    /// or `None` if it has more than `limit` subproblems.
+    /// or `None` if it, or a row its walk passes, has more than `limit`.
+    ///
+    /// The rows grow several times a row down to the tree's widest, and a
+    /// walk to a deeper cut meets the first row over the limit only after
+    /// walking the deeper rows' share too (n = 20 at depth 20: 2.7 s,
+    /// against 0.6 s one depth at a time). So the shallower plans are
+    /// sized first, one depth at a time while they grow (a few times the
+    /// last one's walk in all), then this one.
     fn shape(n: usize, depth: usize, symmetry: Symmetry, limit: usize) -> Option<(usize, usize)> {
+        let mut last = 0;
+        for shallower in 1..depth {
+            let (size, _) = Plan::shape_at(n, shallower, symmetry, limit)?;
+            if size <= last {
+                break; // past the widest row
+            }
+            last = size;
+        }
+        Plan::shape_at(n, depth, symmetry, limit)
+    }
+
+    /// [`Plan::shape`] by one walk to the cut.
+    fn shape_at(
+        n: usize,
+        depth: usize,
+        symmetry: Symmetry,
+        limit: usize,
+    ) -> Option<(usize, usize)> {
         let mut segments: Vec<(Family, usize)> = Vec::new();
         let mut size = 0usize;
-        let walked = walk(n, depth, symmetry, &mut |family, _, _| {
+        let mut passed = [0usize; crate::problem::MAX_N + 1];
+        let mut pass = |row: usize| {
+            passed[row] += 1;
+            match passed[row] > limit {
+                true => ControlFlow::Break(()),
+                false => ControlFlow::Continue(()),
+            }
+        };
+        let walked = walk(n, depth, symmetry, &mut pass, &mut |family, _, _| {
             match segments.last_mut() {
                 Some((last, len)) if *last == family => *len += 1,
                 _ => segments.push((family, 1)),
@@ -198,10 +294,12 @@ impl Plan {
         walked.is_continue().then_some((size, items))
     }
 
-    /// The deepest split whose plan fits in [`MAX_SUBPROBLEMS`].
-    pub fn largest_depth(n: usize, symmetry: Symmetry) -> usize {
+    /// The depth up to which every plan fits in `max_subproblems`: the one
+    /// before the first that does not (see [`Plan::size`]; the walks stop
+    /// at the first row over the limit).
+    pub fn largest_depth(n: usize, symmetry: Symmetry, max_subproblems: usize) -> usize {
         (1..=n)
-            .take_while(|&depth| Plan::size(n, depth, symmetry, MAX_SUBPROBLEMS).is_some())
+            .take_while(|&depth| Plan::size(n, depth, symmetry, max_subproblems).is_some())
             .last()
             .unwrap_or(0)
     }
@@ -211,13 +309,20 @@ impl Plan {
     fn build(n: usize, depth: usize, symmetry: Symmetry, size: usize) -> Plan {
         let mut stored = Vec::with_capacity(size);
         let mut families: Vec<(Family, usize)> = Vec::new();
-        let _ = walk(n, depth, symmetry, &mut |family, state, placed| {
-            if families.last().map(|&(f, _)| f) != Some(family) {
-                families.push((family, stored.len()));
-            }
-            stored.push(Stored { state, placed });
-            ControlFlow::Continue(())
-        });
+        let mut any_row = |_| ControlFlow::Continue(());
+        let _ = walk(
+            n,
+            depth,
+            symmetry,
+            &mut any_row,
+            &mut |family, state, placed| {
+                if families.last().map(|&(f, _)| f) != Some(family) {
+                    families.push((family, stored.len()));
+                }
+                stored.push(Stored { state, placed });
+                ControlFlow::Continue(())
+            },
+        );
         debug_assert_eq!(stored.len(), size);
         let run = run_for(size);
         let mut segments = Vec::with_capacity(families.len());
@@ -467,6 +572,30 @@ mod tests {
         assert!((5..14).contains(&largest), "largest depth {largest}");
         assert!(Plan::size(24, largest, Symmetry::Full, MAX_SUBPROBLEMS).is_some());
         assert!(Plan::size(24, largest + 1, Symmetry::Full, MAX_SUBPROBLEMS).is_none());
+    }
+
+    #[test]
+    fn a_deep_plan_is_refused_at_the_first_row_over_the_limit() {
+        // n = 12 at depth 12 holds its 1787 unique solutions' completions
+        // (fewer than the rows above hold): a limit below its widest row
+        // refuses it, as it refuses every depth past that row, and the
+        // largest depth that fits is the last one below.
+        let widest = (1..=12)
+            .map(|d| Plan::size(12, d, Symmetry::Full, usize::MAX).unwrap())
+            .max()
+            .unwrap();
+        let leaves = Plan::size(12, 12, Symmetry::Full, usize::MAX).unwrap();
+        assert!(leaves < widest);
+        assert_eq!(Plan::size(12, 12, Symmetry::Full, leaves), None);
+        let largest = Plan::largest_depth(12, Symmetry::Full, leaves);
+        assert!((1..=largest).all(|d| Plan::size(12, d, Symmetry::Full, leaves).is_some()));
+        assert_eq!(Plan::size(12, largest + 1, Symmetry::Full, leaves), None);
+        match Plan::within(12, 12, Symmetry::Full, leaves) {
+            Err(Error::PlanTooLarge { largest: l, .. }) => assert_eq!(l, largest),
+            other => panic!("{other:?}"),
+        }
+        assert_eq!(max_subproblems(None), MAX_SUBPROBLEMS);
+        assert_eq!(max_subproblems(Some(1 << 20)), 1 << 15);
     }
 
     #[test]

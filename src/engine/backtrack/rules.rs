@@ -45,35 +45,51 @@ pub fn refine(
         })
     };
     match family {
-        Family::Weighted(_) => split(&Plain::new(n), state, placed, row, depth, &mut emit),
+        Family::Weighted(_) => split(
+            &Plain::new(n),
+            state,
+            placed,
+            row,
+            depth,
+            &mut any_row,
+            &mut emit,
+        ),
         Family::Corner { bound1 } => {
             let corner = Corner {
                 n,
                 bound1: usize::from(bound1),
             };
-            split(&corner, state, placed, row, depth, &mut emit)
+            split(&corner, state, placed, row, depth, &mut any_row, &mut emit)
         }
         Family::Side { bound1 } => {
             let side = Side::new(n, usize::from(bound1));
-            split(&side, state, placed, row, depth, &mut emit)
+            split(&side, state, placed, row, depth, &mut any_row, &mut emit)
         }
         Family::Single => emit(state, row, placed),
     }
 }
 
 /// Walks the plan's subproblems in index order, handing each with its
-/// family to `emit` until it breaks.
+/// family to `emit` until it breaks; `pass` is told the row of every
+/// placement the walk passes on its way down to them (see `split`).
 pub(super) fn walk(
     n: usize,
     depth: usize,
     symmetry: Symmetry,
+    pass: &mut impl FnMut(usize) -> ControlFlow<()>,
     emit: &mut impl FnMut(Family, State, Placed) -> ControlFlow<()>,
 ) -> ControlFlow<()> {
     let (plain, empty) = (Plain::new(n), Placed::default());
     match symmetry {
-        Symmetry::None => split(&plain, State::EMPTY, empty, 0, depth, &mut |s, _, p| {
-            emit(Family::Weighted(1), s, p)
-        }),
+        Symmetry::None => split(
+            &plain,
+            State::EMPTY,
+            empty,
+            0,
+            depth,
+            pass,
+            &mut |s, _, p| emit(Family::Weighted(1), s, p),
+        ),
         Symmetry::Mirror => {
             // The first queen placed keeps to the left half.
             let mut twice = |s, _, p| emit(Family::Weighted(2), s, p);
@@ -81,7 +97,7 @@ pub(super) fn walk(
                 first: (0, full_mask(n / 2)),
                 ..plain
             };
-            split(&left, State::EMPTY, empty, 0, depth, &mut twice)?;
+            split(&left, State::EMPTY, empty, 0, depth, pass, &mut twice)?;
             if n % 2 == 1 {
                 let bit = 1 << (n / 2);
                 let (middle, placed) = (State::EMPTY.place(bit), empty.with(0, bit));
@@ -92,11 +108,11 @@ pub(super) fn walk(
                     first: (1, full_mask(n / 2)),
                     ..plain
                 };
-                split(&left, middle, placed, 1, depth.max(2), &mut twice)?;
+                split(&left, middle, placed, 1, depth.max(2), pass, &mut twice)?;
             }
             ControlFlow::Continue(())
         }
-        Symmetry::Full => walk_full(n, depth, emit),
+        Symmetry::Full => walk_full(n, depth, pass, emit),
     }
 }
 
@@ -105,6 +121,7 @@ pub(super) fn walk(
 fn walk_full(
     n: usize,
     depth: usize,
+    pass: &mut impl FnMut(usize) -> ControlFlow<()>,
     emit: &mut impl FnMut(Family, State, Placed) -> ControlFlow<()>,
 ) -> ControlFlow<()> {
     if n == 1 {
@@ -117,9 +134,15 @@ fn walk_full(
             bound1: bound1 as u8,
         };
         let corner = Corner { n, bound1 };
-        split(&corner, state, placed, 2, depth.max(2), &mut |s, _, p| {
-            emit(family, s, p)
-        })?;
+        split(
+            &corner,
+            state,
+            placed,
+            2,
+            depth.max(2),
+            pass,
+            &mut |s, _, p| emit(family, s, p),
+        )?;
     }
     let mut bound1 = 1;
     while bound1 + 1 + bound1 < n {
@@ -128,9 +151,15 @@ fn walk_full(
         let family = Family::Side {
             bound1: bound1 as u8,
         };
-        split(&side, state, Placed::default(), 0, depth, &mut |s, _, p| {
-            emit(family, s, p)
-        })?;
+        split(
+            &side,
+            state,
+            Placed::default(),
+            0,
+            depth,
+            pass,
+            &mut |s, _, p| emit(family, s, p),
+        )?;
         bound1 += 1;
     }
     ControlFlow::Continue(())
@@ -203,25 +232,34 @@ impl RowRules for Side {
 
 /// Hands every placement of the rows from `row` down to `depth` below
 /// `state` under `rules` to `cut`, in index order, until it breaks (a
-/// stepped-over row counts as placed, so a cut may hold one row more).
+/// stepped-over row counts as placed, so a cut may hold one row more);
+/// `pass` is told the row of every placement the walk passes above the
+/// cut, and may break it too.
 fn split(
     rules: &impl RowRules,
     state: State,
     placed: Placed,
     row: usize,
     depth: usize,
+    pass: &mut impl FnMut(usize) -> ControlFlow<()>,
     cut: &mut dyn FnMut(State, usize, Placed) -> ControlFlow<()>,
 ) -> ControlFlow<()> {
     let (row, state) = rules.skip(row, state);
     if row >= depth {
         return cut(state, row, placed);
     }
+    pass(row)?;
     let mut candidates = rules.candidates(row, state);
     while candidates != 0 {
         let bit = candidates & candidates.wrapping_neg(); // the lowest candidate
         candidates ^= bit;
         let (child, columns) = (state.place(bit), placed.with(row, bit));
-        split(rules, child, columns, row + 1, depth, cut)?;
+        split(rules, child, columns, row + 1, depth, pass, cut)?;
     }
+    ControlFlow::Continue(())
+}
+
+/// A walk's `pass` that lets every row by.
+fn any_row(_: usize) -> ControlFlow<()> {
     ControlFlow::Continue(())
 }

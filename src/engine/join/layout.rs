@@ -11,7 +11,7 @@ use rayon::prelude::*;
 use super::cost;
 use super::frames::{frames, groups, Frame};
 use super::glue::RUN;
-use super::items::{bound, items_of, Bound, Item};
+use super::items::{count_items_of, items_of, Bound, Gathered, Item};
 use super::quarter::{self, Source};
 use super::slots::Slots;
 use super::splits::Splits;
@@ -101,6 +101,17 @@ impl Order {
         }
     }
 
+    /// The work items that hold fixed-point searches, in order: found in
+    /// the list, or placed from the searches' slots.
+    pub(super) fn items_with_fixed_points(&self) -> Vec<usize> {
+        match self {
+            Order::Listed { items, .. } => (0..items.len())
+                .filter(|&i| items[i].fixed_index().is_some())
+                .collect(),
+            Order::Drawn(slots) => slots.items_with_fixed_points(),
+        }
+    }
+
     /// The items work item `index` counts: one listed item, or a drawn
     /// block's (none past the last).
     pub(super) fn items_of(&self, index: usize) -> impl Iterator<Item = Item> + '_ {
@@ -129,6 +140,27 @@ const LARGEST_CELL: [u64; 17] = [
 fn scratch(east: u64, west: u64, lower: u64) -> u64 {
     let longer = east.max(west);
     (64 << 10) + 8 * (east + west + longer) + 24 * lower + 8 * (east + west) + longer
+}
+
+/// How many work items [`Join::lay_out`] makes for the n×n board (1 <= n
+/// <= 32), without laying it out: its pair items are the row sets of its
+/// groups (one per orbit, [`items_of`]), listed to [`LISTED_TO`] and
+/// drawn in blocks past it; the fixed-point searches come on top.
+pub(super) fn count_items(n: usize) -> usize {
+    let h = n / 2;
+    if n > LISTED_TO {
+        return Join::lay_out_drawn(n).order.len();
+    }
+    let fixed = burnside::items(n);
+    if n < SMALLEST_JOINED {
+        return fixed;
+    }
+    let frames = frames(n, h);
+    let pairs: usize = groups(&frames)
+        .iter()
+        .map(|group| count_items_of(h, &frames[group.start]))
+        .sum();
+    pairs + fixed
 }
 
 /// A join before its table is filled.
@@ -203,18 +235,19 @@ impl Join {
         // (not every bound: 48 bytes an item).
         let (east, west, lower) = Default::default();
         let most = |most: &AtomicU64, value: u64| most.fetch_max(value, Ordering::Relaxed);
+        let gathered = Gathered::new(h, &sizes, &splits);
         let mut order: Vec<(f32, Item)> = items
             .par_iter()
             .map(|&item| {
                 let frames = &frames[groups[item.group as usize].clone()];
-                let b = bound(&sizes, &splits, frames, &item);
+                let b = gathered.bound(frames, &item);
                 most(&east, b.east);
                 most(&west, b.west);
                 most(&lower, b.lower);
                 (cost::pair(&b, n) as f32, item)
             })
             .collect();
-        drop(items);
+        drop((items, gathered));
         order.extend(fixed);
         // Largest first, ties in the order the frames made them (then the
         // fixed-point items'); interleaved below, so that every stretch of

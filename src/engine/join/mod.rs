@@ -144,15 +144,39 @@ pub const LARGEST_N: usize = crate::problem::MAX_N;
 pub const LARGEST_SAMPLED: usize = 25;
 
 /// The boards from which laying the join out (sizing its quarter table,
-/// bounding its items) takes more than a second: 1.8 s at n = 22, 17 s at
-/// n = 24, 47 s at n = 25 (2-core Xeon dev VM).
+/// bounding its items) may take a second: 0.45 s at n = 22, 2.4 s at 23,
+/// 3.0 s at 24, 23 s at 25 ([`LAYOUT_TIMES`]).
 pub const SLOW_LAYOUT_FROM: usize = 22;
 
 /// Whether laying the join out for the n×n board takes seconds (from
 /// [`SLOW_LAYOUT_FROM`] to [`LISTED_TO`]): a count or a forecast then
-/// says it is planning before it starts.
+/// says it is planning, and for how long, before it starts.
 pub fn lays_out_slowly(n: usize) -> bool {
     (SLOW_LAYOUT_FROM..=LISTED_TO).contains(&n)
+}
+
+/// What laying out the boards that take seconds took, measured on the
+/// 2-core AMD EPYC dev VM (`Join::costs` in a process of its own, wall
+/// and user time): (n, seconds on one thread alone, core-seconds shared
+/// by the threads). Sizing the quarter table and bounding the items run
+/// on every thread of the pool; listing, sorting and interleaving the
+/// items on one. n = 25 took 64 s on 2 threads before its items were
+/// bounded from gathered sizes (`items::Gathered`), 23 s after.
+pub const LAYOUT_TIMES: [(usize, f64, f64); 4] = [
+    (22, 0.1, 0.7),
+    (23, 0.9, 3.1),
+    (24, 0.3, 5.3),
+    (25, 3.9, 37.5),
+];
+
+/// About how long laying the n×n board's join out takes on a pool of
+/// `threads`, by [`LAYOUT_TIMES`] (a machine like the dev VM); `None`
+/// for the boards laid out in milliseconds.
+pub fn layout_seconds(n: usize, threads: usize) -> Option<f64> {
+    LAYOUT_TIMES
+        .iter()
+        .find(|&&(board, _, _)| board == n)
+        .map(|&(_, serial, parallel)| serial + parallel / threads.max(1) as f64)
 }
 
 /// The join engine for one board.
@@ -263,13 +287,17 @@ impl Join {
             .collect())
     }
 
-    /// How many work items the n×n board's join has, without filling its
-    /// table.
+    /// How many work items the n×n board's join has, worked out from the
+    /// frames and their row sets alone (no cell sized, nothing costed or
+    /// ordered: milliseconds at every n, where laying the board out takes
+    /// 80 s at n = 25): what a file's header is checked against before
+    /// anything is built for it.
     ///
     /// # Errors
-    /// As [`Join::plan`].
+    /// [`Error::BoardSize`] unless 1 <= n <= [`MAX_N`](crate::problem::MAX_N).
     pub fn items_of(n: usize) -> Result<usize, Error> {
-        Ok(Self::layout(n)?.order.len())
+        crate::problem::check_board_size(n)?;
+        Ok(layout::count_items(n))
     }
 
     /// The board size.
@@ -325,6 +353,10 @@ impl Engine for Join {
         self.order.cost(item)
     }
 
+    fn items_with_fixed_points(&self) -> Vec<usize> {
+        self.order.items_with_fixed_points()
+    }
+
     fn count(&self, items: Range<usize>) -> Tally {
         let mut tally = Tally::default();
         for item in items.flat_map(|index| self.order.items_of(index)) {
@@ -376,6 +408,33 @@ mod tests {
     use super::splits::subsets;
     use super::*;
     use crate::oeis::known_total;
+
+    #[test]
+    fn items_are_counted_without_laying_the_board_out() {
+        for n in (1..=20).chain([26, 32]) {
+            assert_eq!(
+                Join::items_of(n).unwrap(),
+                Join::lay_out(n).unwrap().order.len(),
+                "n = {n}"
+            );
+        }
+    }
+
+    #[test]
+    fn fixed_point_items_are_found_in_every_order() {
+        // Listed (n = 12) and drawn (n = 12 laid out as the largest
+        // boards are): the items a scan of every item finds.
+        for order in [
+            Join::lay_out(12).unwrap().order,
+            Join::lay_out_drawn(12).order,
+        ] {
+            let scanned: Vec<usize> = (0..order.len())
+                .filter(|&i| order.items_of(i).any(|item| item.fixed_index().is_some()))
+                .collect();
+            assert_eq!(order.items_with_fixed_points(), scanned);
+            assert!(!scanned.is_empty());
+        }
+    }
 
     #[test]
     fn the_join_counts_every_board_as_oeis_lists() {

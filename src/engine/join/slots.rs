@@ -133,6 +133,17 @@ impl Slots {
         item_of(self.h, index, &group.frame, (north, south))
     }
 
+    /// The work items that hold a fixed-point search (the slots after
+    /// the pairs'), in order.
+    pub(super) fn items_with_fixed_points(&self) -> Vec<usize> {
+        let mut items: Vec<usize> = (self.pairs..self.total)
+            .map(|slot| (self.shuffle.place_of(slot) / self.per_item) as usize)
+            .collect();
+        items.sort_unstable();
+        items.dedup();
+        items
+    }
+
     /// The bytes the slots take.
     pub(super) fn bytes(&self) -> u64 {
         (self.groups.len() * std::mem::size_of::<Group>()) as u64
@@ -214,11 +225,31 @@ impl Shuffle {
         value
     }
 
+    /// The place that goes to `slot`: [`Shuffle::apply`] undone, the
+    /// rounds in reverse, walked the same way.
+    fn place_of(&self, slot: u64) -> u64 {
+        debug_assert!(slot < self.total);
+        let mut value = self.round_trip_back(slot);
+        while value >= self.total {
+            value = self.round_trip_back(value);
+        }
+        value
+    }
+
     fn round_trip(&self, value: u64) -> u64 {
         let mask = (1u64 << self.half) - 1;
         let (mut left, mut right) = (value >> self.half, value & mask);
         for key in KEYS {
             (left, right) = (right, left ^ (mix(right ^ key) & mask));
+        }
+        left << self.half | right
+    }
+
+    fn round_trip_back(&self, value: u64) -> u64 {
+        let mask = (1u64 << self.half) - 1;
+        let (mut left, mut right) = (value >> self.half, value & mask);
+        for key in KEYS.iter().rev() {
+            (left, right) = (right ^ (mix(left ^ key) & mask), left);
         }
         left << self.half | right
     }
@@ -244,6 +275,7 @@ mod tests {
                 let slot = shuffle.apply(place);
                 assert!(!seen[slot as usize], "total {total}: {slot} twice");
                 seen[slot as usize] = true;
+                assert_eq!(shuffle.place_of(slot), place, "total {total}");
             }
         }
     }

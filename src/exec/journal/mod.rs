@@ -57,7 +57,7 @@ use serde::{Deserialize, Serialize};
 
 mod read;
 
-pub use self::read::{read, Contents};
+pub use self::read::{header_of, lacks_header, read, Contents, Expect};
 use super::{Phase, Progress};
 use crate::engine::{Engine, Fingerprint};
 use crate::reduce::Tally;
@@ -126,6 +126,12 @@ impl Header {
             out.push(format!(
                 "items {}..{} (asked {}..{})",
                 self.items[0], self.items[1], wanted.items[0], wanted.items[1]
+            ));
+        }
+        if out.is_empty() && self.total_items != wanted.total_items {
+            out.push(format!(
+                "total_items {} (asked {})",
+                self.total_items, wanted.total_items
             ));
         }
         out
@@ -219,15 +225,24 @@ struct Writer {
 }
 
 impl Journal {
-    /// Opens the journal at `path` for a count described by `header`:
-    /// creates it if there is no file, or reads it, checks that it was made
-    /// for the same count, and cuts off a torn last record. Returns the
-    /// journal and what it already holds.
+    /// Opens the journal at `path` for the count of `items` of `engine`:
+    /// creates it if there is no file (or a file a crash left without its
+    /// whole header, [`lacks_header`]), or reads it, checks that it was
+    /// made for the same count, and cuts off a torn last record. Returns
+    /// the journal and what it already holds.
     ///
     /// # Errors
     /// [`JournalError::Mismatch`] if the journal was made for another count;
-    /// as [`read`] otherwise.
-    pub fn open(path: &Path, header: &Header) -> Result<(Journal, Contents), JournalError> {
+    /// [`JournalError::NotAJournal`] for a path that is no regular file;
+    /// [`JournalError::Corrupt`] also for a record of an item that counts
+    /// the rotations' fixed points without such a count; as [`read`]
+    /// otherwise.
+    pub fn open(
+        path: &Path,
+        engine: &dyn Engine,
+        items: Range<usize>,
+    ) -> Result<(Journal, Contents), JournalError> {
+        let header = Header::new(engine, items);
         let io_error = |source| JournalError::Io {
             path: path.to_path_buf(),
             source,
@@ -235,12 +250,18 @@ impl Journal {
         // Opened (made if missing, never replaced) and locked before it is
         // read: two processes never count into one journal. The kernel
         // drops the lock with the process, however it ends (kill -9 too).
-        let file = OpenOptions::new()
-            .read(true)
-            .append(true)
-            .create(true)
-            .open(path)
-            .map_err(io_error)?;
+        // A FIFO or a device is refused before it is opened (and the open
+        // file checked again: nothing blocks, nothing reads for ever).
+        crate::files::regular_or_absent(path).map_err(|e| read::file_error(e, path))?;
+        let mut options = OpenOptions::new();
+        options.read(true).append(true).create(true);
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::OpenOptionsExt;
+            options.custom_flags(libc::O_NONBLOCK);
+        }
+        let mut file = options.open(path).map_err(io_error)?;
+        crate::files::check_regular(&file).map_err(|e| read::file_error(e, path))?;
         match file.try_lock() {
             Ok(()) => {}
             Err(std::fs::TryLockError::WouldBlock) => {
@@ -250,25 +271,25 @@ impl Journal {
             }
             Err(std::fs::TryLockError::Error(e)) => return Err(io_error(e)),
         }
-        // A new journal (or one whose header a crash cut short): its
-        // header, whole and synced, before any record.
-        // The file is read once, and what is read is what is parsed.
-        let text = format!("{MAGIC} {FORMAT}\n{}", line(header));
-        let mut bytes = std::fs::read(path).map_err(io_error)?;
-        if bytes.len() < text.len() && text.as_bytes().starts_with(&bytes) {
+        // The file is read once, and what is read is what is parsed: the
+        // header first (a journal of another count is named as such before
+        // its records are read against this one), then every record.
+        let fixed_point_items = engine.items_with_fixed_points();
+        let expect = Expect::Count {
+            header: &header,
+            fixed_point_items: &fixed_point_items,
+        };
+        let mut bytes = read::read_bounded(&mut file, path, expect)?;
+        if lacks_header(&bytes) {
+            // A new journal (or one a crash left before its header was
+            // whole): its header, whole and synced, before any record.
+            let text = format!("{MAGIC} {FORMAT}\n{}", line(&header));
             file.set_len(0).map_err(io_error)?;
             (&file).write_all(text.as_bytes()).map_err(io_error)?;
             file.sync_all().map_err(io_error)?;
             bytes = text.into_bytes();
         }
-        let contents = read::parse(path, &bytes)?;
-        let differences = contents.header.differences(header);
-        if !differences.is_empty() {
-            return Err(JournalError::Mismatch {
-                path: path.to_path_buf(),
-                differences,
-            });
-        }
+        let contents = read::parse(path, &bytes, expect)?;
         if contents.torn {
             file.set_len(contents.valid_len).map_err(io_error)?;
             file.sync_data().map_err(io_error)?;
@@ -360,8 +381,6 @@ fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     mutex.lock().unwrap_or_else(|e| e.into_inner())
 }
 
-/// Writes a journal holding only `header`, through a temporary file and a
-/// rename, so that no reader ever sees half a header.
 /// Counts the items of `journal` not finished yet on the current pool,
 /// recording each as it finishes; returns what all of the journal's items
 /// add up to. Progress starts from the items already done.
@@ -423,6 +442,10 @@ mod tests {
     use crate::problem::Symmetry;
     use crate::reduce::Classes;
 
+    const ANY: Expect = Expect::AnyPlan {
+        max_subproblems: crate::engine::backtrack::plan::MAX_SUBPROBLEMS,
+    };
+
     /// A journal of the first 10 items of a plan (as a shard's would be).
     fn header() -> Header {
         let fingerprint = Fingerprint {
@@ -435,7 +458,11 @@ mod tests {
         Header {
             fingerprint,
             items: [0, 10],
-            total_items: crate::engine::items_of(&fingerprint).unwrap(),
+            total_items: crate::engine::items_of(
+                &fingerprint,
+                crate::engine::backtrack::plan::MAX_SUBPROBLEMS,
+            )
+            .unwrap(),
             program: "test".to_string(),
         }
     }
@@ -470,7 +497,7 @@ mod tests {
     #[test]
     fn records_add_up_and_merge_into_ranges() {
         let text = journal_text(&[record([3, 5], 7), record([0, 3], 1), record([6, 7], 2)]);
-        let contents = parse(Path::new("j"), text.as_bytes()).unwrap();
+        let contents = parse(Path::new("j"), text.as_bytes(), ANY).unwrap();
         assert_eq!(contents.done, vec![0..5, 6..7]);
         assert_eq!(contents.tally, tally(10));
         assert_eq!(contents.remaining().collect::<Vec<_>>(), vec![5, 7, 8, 9]);
@@ -485,14 +512,14 @@ mod tests {
         let whole = journal_text(&[record([0, 3], 1), record([3, 4], 2)]);
         let kept = journal_text(&[record([0, 3], 1)]);
         for cut in kept.len() + 1..whole.len() {
-            let contents = parse(Path::new("j"), &whole.as_bytes()[..cut]).unwrap();
+            let contents = parse(Path::new("j"), &whole.as_bytes()[..cut], ANY).unwrap();
             assert!(contents.torn, "cut at {cut}");
             assert_eq!(contents.tally, tally(1), "cut at {cut}");
             assert_eq!(contents.valid_len, kept.len() as u64);
         }
         let mut zeros = kept.clone().into_bytes();
         zeros.extend([0u8; 40]);
-        assert!(parse(Path::new("j"), &zeros).unwrap().torn);
+        assert!(parse(Path::new("j"), &zeros, ANY).unwrap().torn);
     }
 
     #[test]
@@ -502,7 +529,7 @@ mod tests {
         // Flip a digit of the second record's tally.
         let at = good.len() + text[good.len()..].find("\"orbit8\":2").unwrap() + 9;
         text.replace_range(at..at + 1, "5");
-        match parse(Path::new("j"), text.as_bytes()) {
+        match parse(Path::new("j"), text.as_bytes(), ANY) {
             Err(JournalError::Corrupt { offset, why, .. }) => {
                 assert_eq!(offset, good.len() as u64);
                 assert!(why.contains("checksum"), "{why}");
@@ -515,12 +542,12 @@ mod tests {
     fn overlapping_or_outside_records_are_corruption() {
         let text = journal_text(&[record([0, 3], 1), record([2, 4], 2), record([8, 9], 0)]);
         assert!(matches!(
-            parse(Path::new("j"), text.as_bytes()),
+            parse(Path::new("j"), text.as_bytes(), ANY),
             Err(JournalError::Corrupt { .. })
         ));
         let text = journal_text(&[record([9, 11], 1), record([0, 1], 0)]);
         assert!(matches!(
-            parse(Path::new("j"), text.as_bytes()),
+            parse(Path::new("j"), text.as_bytes(), ANY),
             Err(JournalError::Corrupt { .. })
         ));
     }
@@ -535,7 +562,7 @@ mod tests {
         ] {
             assert!(
                 matches!(
-                    parse(Path::new("j"), text.as_bytes()),
+                    parse(Path::new("j"), text.as_bytes(), ANY),
                     Err(JournalError::NotAJournal { .. })
                 ),
                 "{text:?}"
@@ -560,7 +587,7 @@ mod tests {
             (&|h| h.fingerprint.depth = 13, "depth 13"),
         ];
         for (edit, field) in cases {
-            match parse(Path::new("j"), forge(edit).as_bytes()) {
+            match parse(Path::new("j"), forge(edit).as_bytes(), ANY) {
                 Err(JournalError::NotAJournal { why, .. }) => {
                     assert!(why.contains(field), "{field}: {why}")
                 }
@@ -572,7 +599,7 @@ mod tests {
     #[test]
     fn a_journal_with_windows_line_ends_is_named_as_such() {
         let text = journal_text(&[record([0, 3], 5)]).replace('\n', "\r\n");
-        match parse(Path::new("j"), text.as_bytes()) {
+        match parse(Path::new("j"), text.as_bytes(), ANY) {
             Err(JournalError::NotAJournal { why, .. }) => assert!(why.contains("CR LF"), "{why}"),
             other => panic!("{other:?}"),
         }
@@ -584,7 +611,7 @@ mod tests {
         bad.wall_s = -1.0;
         let text = journal_text(&[bad, record([3, 4], 1)]);
         assert!(matches!(
-            parse(Path::new("j"), text.as_bytes()),
+            parse(Path::new("j"), text.as_bytes(), ANY),
             Err(JournalError::Corrupt { .. })
         ));
     }

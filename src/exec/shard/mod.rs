@@ -7,9 +7,11 @@
 //! the engine's items alone: every machine computes the same ranges.
 //!
 //! A finished shard is a JSON file ([`ShardFile`]) with the fingerprint,
-//! its items, what they add up to, and how and where they were counted;
-//! written through a temporary file and a rename, so a file that exists is
-//! whole.
+//! its items, what they add up to, and how and where they were counted,
+//! sealed with a checksum of its fields ([`seal`]); written through a
+//! synced temporary file and a rename, so a file that exists is whole.
+
+pub mod seal;
 
 use std::ops::Range;
 use std::path::Path;
@@ -17,13 +19,20 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 
 use crate::engine::{Engine, EngineId, Fingerprint};
+use crate::files::{self, FileError};
 use crate::reduce::{Classes, Tally};
 
 /// The `kind` of every shard file.
 pub const KIND: &str = "nqueens-shard";
 
-/// The version of the shard file's layout.
-pub const FORMAT: u32 = 1;
+/// The version of the shard file's layout: 2 since the files are sealed
+/// ([`seal`]); format 1 (nqueens 0.2, unsealed) is refused, since an
+/// unsealed file accepted would make the seal pointless.
+pub const FORMAT: u32 = 2;
+
+/// The longest shard file read: a few hundred bytes of fields, with room
+/// for long host and CPU names.
+pub const MAX_BYTES: u64 = 64 << 10;
 
 /// The most shards a count may be cut into.
 pub const MAX_SHARDS: usize = 1 << 20;
@@ -82,9 +91,7 @@ pub struct ShardFile {
     pub elapsed_s: f64,
     /// Threads it ran on.
     pub threads: usize,
-    /// The instruction-set path that counted it (`scalar`, `lanes`,
-    /// `portable` in files of nqueens 0.2 and before, under `kernel`).
-    #[serde(alias = "kernel")]
+    /// The instruction-set path that counted it.
     pub simd: String,
     /// The machine it ran on (host name) and its CPU model.
     pub host: String,
@@ -92,12 +99,26 @@ pub struct ShardFile {
     pub cpu: String,
     /// The program that counted it ([`crate::problem::PROGRAM`]).
     pub program: String,
+    /// The CRC-32 of every other field in canonical form ([`seal`]), in
+    /// hex; set by [`ShardFile::to_text`].
+    #[serde(default)]
+    pub seal: String,
 }
 
 impl ShardFile {
     /// Its items, as a range.
     pub fn range(&self) -> Range<usize> {
         self.items[0]..self.items[1]
+    }
+
+    /// The file's text: pretty JSON, sealed.
+    pub fn to_text(&self) -> String {
+        let mut sealed = self.clone();
+        let compact = serde_json::to_string(&sealed).expect("shard files serialize");
+        sealed.seal = seal::of(&compact).expect("a shard file is a JSON object");
+        let mut text = serde_json::to_string_pretty(&sealed).expect("shard files serialize");
+        text.push('\n');
+        text
     }
 }
 
@@ -109,33 +130,75 @@ pub struct BadShard {
     pub path: String,
     /// What is wrong with it.
     pub why: String,
+    /// Whether the file is a shard file whose seal no longer fits its
+    /// fields (damaged or edited: a check failed), rather than one that
+    /// cannot be read or is no shard file of this program.
+    pub altered: bool,
 }
 
-/// Reads and checks a shard file.
+/// The fields read before any other: what the file is.
+#[derive(Deserialize)]
+struct Kind {
+    kind: String,
+    format: u32,
+}
+
+/// Reads and checks a shard file, whose plan may hold at most
+/// `max_subproblems` ([`max_subproblems`](crate::engine::backtrack::plan::max_subproblems)).
 ///
 /// # Errors
-/// [`BadShard`] if it cannot be read, is no shard file, or contradicts
-/// itself (its items, its total and its tally).
-pub fn read(path: &Path) -> Result<ShardFile, BadShard> {
+/// [`BadShard`] if it cannot be read (or is no regular file, or longer
+/// than any shard file), is no shard file of this format, its seal does
+/// not fit its fields, or it contradicts itself or its plan (its items,
+/// its total and its tally).
+pub fn read(path: &Path, max_subproblems: usize) -> Result<ShardFile, BadShard> {
     let bad = |why: String| BadShard {
-        path: path.display().to_string(),
+        path: crate::problem::printable(&path.display().to_string()).into_owned(),
         why,
+        altered: false,
     };
-    let text = std::fs::read_to_string(path).map_err(|e| bad(format!("cannot read it: {e}")))?;
-    let file: ShardFile = serde_json::from_str(&text)
+    let bytes = files::read_regular(path, MAX_BYTES, "a shard file").map_err(|e| match e {
+        FileError::Unfit(why) => bad(why),
+        FileError::Io(e) => bad(format!("cannot read it: {e}")),
+    })?;
+    let text =
+        String::from_utf8(bytes).map_err(|_| bad("is not text: no shard file".to_string()))?;
+    let what: Kind = serde_json::from_str(&text)
         .map_err(|e| bad(format!("is not an nqueens shard file ({e})")))?;
-    if file.kind != KIND {
-        return Err(bad(format!("is a '{}', not an nqueens shard", file.kind)));
+    if what.kind != KIND {
+        return Err(bad(format!(
+            "is a '{}', not an nqueens shard",
+            crate::problem::printable(&what.kind)
+        )));
     }
-    if file.format != FORMAT {
+    if what.format == 1 {
+        return Err(bad(
+            "is of shard format 1, written by nqueens 0.2 without a seal; this program reads \
+             only sealed shards (format 2): count the shard again with this version"
+                .to_string(),
+        ));
+    }
+    if what.format != FORMAT {
         return Err(bad(format!(
             "is of shard format {}; this program reads format {FORMAT}",
-            file.format
+            what.format
         )));
+    }
+    let file: ShardFile = serde_json::from_str(&text)
+        .map_err(|e| bad(format!("is not an nqueens shard file ({e})")))?;
+    if seal::of(&text).as_deref() != Some(file.seal.as_str()) {
+        return Err(BadShard {
+            altered: true,
+            ..bad(format!(
+                "its seal {} does not fit its fields: the file was damaged or edited after \
+                 it was written (count the shard again)",
+                crate::problem::printable(&file.seal)
+            ))
+        });
     }
     // Checked against the plan its fingerprint describes before anything
     // is sized by it.
-    let planned = crate::engine::items_of(&file.fingerprint)
+    let planned = crate::engine::items_of(&file.fingerprint, max_subproblems)
         .map_err(|why| bad(format!("its fingerprint describes no plan: {why}")))?;
     if file.total_items != planned {
         return Err(bad(format!(
@@ -157,6 +220,16 @@ pub fn read(path: &Path) -> Result<ShardFile, BadShard> {
             "items {}..{} do not lie in 0..{}",
             file.items[0], file.items[1], file.total_items
         )));
+    }
+    if file.range().is_empty() && file.tally != Tally::default() {
+        return Err(bad(
+            "it counts solutions in an empty range of items".to_string()
+        ));
+    }
+    if file.tally.total_checked(file.fingerprint.n).is_err() {
+        return Err(bad(
+            "its tally saturated: no count adds up to it".to_string()
+        ));
     }
     if file.classes != classes(&file.fingerprint, &file.tally) {
         return Err(bad("its classes are not its tally's".to_string()));

@@ -180,6 +180,13 @@ def main():
                     f"([details]({name}/README.md)):", ""]
             out += [f"- {b}: {s.split('shard', 1)[1].strip()}" for b, s in zip(boards, shipped)]
             out.append("")
+        elif (folder / "outcomes.csv").exists():
+            with open(folder / "outcomes.csv") as f:
+                outcomes = [row["outcome"] for row in csv.DictReader(f)]
+            bad = sum(o.startswith("BAD") for o in outcomes)
+            out += [f"## {name}", "", f"`scripts/hostile.py`: every command on spoilt, forged and special "
+                    f"files and bad flags: {bad} bad outcomes of {len(outcomes)} cases "
+                    f"([details]({name}/README.md), [every case]({name}/outcomes.csv)).", ""]
         elif (folder / "verify.txt").exists():
             last = (folder / "verify.txt").read_text().strip().splitlines()[-1]
             out += [f"## {name}", "", f"`nqueens verify --unique`: {last} ([table]({name}/README.md)).", ""]

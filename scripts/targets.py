@@ -96,6 +96,16 @@ order     the join's items in FORMAT 6 (costed in reference nanoseconds,
           by cost, largest first): `count N --threads 2` for N = 17, 18, 19
           (the pool over the whole count: its tail and its locality);
           target no regression, at most 1.02 each.
+hostile   the third hostile round (issue 31): `count N` (the default
+          engine, and --algo parallel, on every thread) for N = 16, 18
+          against --baseline BINARY (the build before it): target within
+          2% (0.98..1.02) each; laying out the join of n = 23 (a shard of
+          one item: the layout and next to no count) against the
+          baseline, target below 1; and how long the refusals take that
+          came after the work or after long walks before: `count 20
+          --depth 20 --threads 1`, `count 19 --shard 1/2 --out
+          /nonexistent/x.json`, `status /dev/zero`, target within 2 s.
+
 longrun   the journal's cost: `count 17 --threads 2 --checkpoint FILE` (a new
           journal every run) against the same count without one, target
           <= 1.01; the same for `count 16 --depth 7` (48,000 work items).
@@ -354,6 +364,34 @@ def house(binary, refcount, baseline=None):
     return comparisons, []
 
 
+def hostile(binary, refcount, baseline=None):
+    if not baseline:
+        sys.exit("error: the hostile suite compares with --baseline BINARY")
+
+    def shard(program, n):
+        return [program, "count", str(n), "--algo", "join", "--shard", "1/1048576",
+                "--out", f"/tmp/nqueens-layout-{Path(program).name}-{n}.json"]
+
+    comparisons = [
+        (f"count {n}{' ' if flags else ''}{' '.join(flags)} / baseline", "0.98..1.02",
+         count(binary, n, *flags), ours(n), count(baseline, n, *flags), ours(n))
+        for n in (16, 18)
+        for flags in ((), ("--algo", "parallel"))
+    ]
+    comparisons.append(("count 23 --algo join --shard 1/1048576 (the layout) / baseline", "< 1",
+                        shard(binary, 23), lambda out: None, shard(baseline, 23), lambda out: None))
+    memory = [
+        ("count 20 --depth 20 --threads 1 (refused)", count(binary, 20, "--depth", "20", "--threads", "1"),
+         refused, "< 2 s, exit 2", None, 2),
+        ("count 19 --shard 1/2 --out /nonexistent/x.json (refused)",
+         count(binary, 19, "--shard", "1/2", "--out", "/nonexistent/x.json"), refused,
+         "< 1 s, exit 2", None, 2),
+        ("status /dev/zero (refused)", [binary, "status", "/dev/zero"], refused,
+         "< 1 s and 200 MiB, exit 2", None, 2),
+    ]
+    return comparisons, memory
+
+
 def order(binary, refcount, baseline=None):
     if not baseline:
         sys.exit("error: the order suite compares with --baseline BINARY")
@@ -485,6 +523,7 @@ SUITES = {
     "kernels": kernels,
     "mpi": mpi,
     "house": house,
+    "hostile": hostile,
     "order": order,
     "reach": reach,
     "drawn": drawn,
@@ -519,7 +558,8 @@ def main():
     parser.add_argument(
         "--baseline",
         type=Path,
-        help="an older nqueens binary to compare with (layers, house, order, large and reach suites)",
+        help="an older nqueens binary to compare with (layers, house, hostile, order, large and "
+        "reach suites)",
     )
     parser.add_argument(
         "--public",

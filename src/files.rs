@@ -159,24 +159,31 @@ pub fn regular_or_absent(path: &Path) -> Result<(), FileError> {
 pub fn check_destination(path: &Path) -> Result<(), FileError> {
     regular_or_absent(path)?;
     let folder = folder_of(path);
-    let probe = temporary(path, "probe");
-    let created = OpenOptions::new()
-        .write(true)
-        .create_new(true)
-        .open(&probe)
-        .map_err(|e| {
-            FileError::Unfit(format!(
-                "cannot be written: its folder {} {}",
-                folder.display(),
-                match e.kind() {
-                    io::ErrorKind::NotFound => "does not exist".to_string(),
-                    _ => format!("refuses a new file ({e})"),
-                }
-            ))
-        })?;
-    drop(created);
-    let _ = fs::remove_file(&probe);
-    Ok(())
+    let refused = |e: io::Error| {
+        FileError::Unfit(format!(
+            "cannot be written: its folder {} {}",
+            folder.display(),
+            match e.kind() {
+                io::ErrorKind::NotFound => "does not exist".to_string(),
+                _ => format!("refuses a new file ({e})"),
+            }
+        ))
+    };
+    // A name no one else uses: processes of the same number on other
+    // machines may probe a shared folder at once.
+    for attempt in 0..64 {
+        let probe = temporary(path, &format!("probe{attempt}"));
+        match OpenOptions::new().write(true).create_new(true).open(&probe) {
+            Ok(created) => {
+                drop(created);
+                let _ = fs::remove_file(&probe);
+                return Ok(());
+            }
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => continue,
+            Err(e) => return Err(refused(e)),
+        }
+    }
+    Err(refused(io::Error::from(io::ErrorKind::AlreadyExists)))
 }
 
 /// Whether two paths name one file: the same file if both exist (through

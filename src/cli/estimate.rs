@@ -108,23 +108,21 @@ pub fn run(args: EstimateArgs) -> anyhow::Result<()> {
         asked => asked,
     };
     let join_may_run = matches!(asked, Algorithm::Auto | Algorithm::Join);
+    // The layout runs on the global pool.
+    let layout_threads = rayon::current_num_threads();
     if join_may_run && (LARGEST_SAMPLED + 1..=LARGEST_N).contains(&args.n) {
         eprintln!(
             "estimate: the join for n = {} sketches a sample of its slots (each one's glue and \
              pairs done in part and timed; about {ESTIMATE_BUDGET_S:.0} s)…",
             args.n
         );
-    } else if let (true, Some(seconds)) = (
-        join_may_run,
-        layout_seconds(args.n, rayon::current_num_threads()),
-    ) {
+    } else if let (true, Some(seconds)) = (join_may_run, layout_seconds(args.n, layout_threads)) {
         eprintln!(
             "estimate: the join for n = {} sizes its quarter table and costs its items (about \
-             {} on {} thread(s)), then times a sample of its items (about \
+             {} on {layout_threads} thread(s)), then times a sample of its items (about \
              {ESTIMATE_BUDGET_S:.0} s)…",
             args.n,
-            duration(seconds),
-            rayon::current_num_threads()
+            duration(seconds)
         );
     }
     let options = Options {

@@ -70,18 +70,19 @@ impl Job {
             max_memory: args.max_memory,
         };
         let join_may_run = matches!(asked, Algorithm::Auto | Algorithm::Join);
-        if let (true, Some(bar)) = (join_may_run, bar) {
-            if let Some(seconds) = layout_seconds(args.n, rayon::current_num_threads()) {
-                bar.planning(
-                    args.n,
-                    &format!(
-                        "the join sizes its quarter table and costs its items, about {} on {} \
-                         thread(s)",
-                        duration(seconds),
-                        rayon::current_num_threads()
-                    ),
-                );
-            }
+        // Laid out on the global pool, before the count's own.
+        let layout_threads = rayon::current_num_threads();
+        if let (true, Some(bar), Some(seconds)) =
+            (join_may_run, bar, layout_seconds(args.n, layout_threads))
+        {
+            bar.planning(
+                args.n,
+                &format!(
+                    "the join sizes its quarter table and costs its items, about {} on \
+                     {layout_threads} thread(s)",
+                    duration(seconds)
+                ),
+            );
         }
         // A join asked for that cannot run is refused here, before an
         // estimate times a sample of it (54 s at n = 22 before the count

@@ -146,13 +146,19 @@ impl Plan {
         if !(1..=n).contains(&depth) {
             return Err(Error::Depth { depth, n });
         }
-        let Some(size) = Plan::size(n, depth, symmetry, max_subproblems) else {
-            return Err(Error::PlanTooLarge {
-                n,
-                depth,
-                largest: Plan::largest_depth(n, symmetry, max_subproblems),
-                max_subproblems,
-            });
+        let (size, _) = match Plan::shape_or_first_unfit(n, depth, symmetry, max_subproblems) {
+            Ok(shape) => shape,
+            Err(first) => {
+                return Err(Error::PlanTooLarge {
+                    n,
+                    depth,
+                    largest: first.map_or_else(
+                        || Plan::largest_depth(n, symmetry, max_subproblems),
+                        |first| first - 1,
+                    ),
+                    max_subproblems,
+                })
+            }
         };
         Ok(Plan::build(n, depth, symmetry, size))
     }
@@ -249,15 +255,30 @@ impl Plan {
     /// sized first, one depth at a time while they grow (a few times the
     /// last one's walk in all), then this one.
     fn shape(n: usize, depth: usize, symmetry: Symmetry, limit: usize) -> Option<(usize, usize)> {
+        Plan::shape_or_first_unfit(n, depth, symmetry, limit).ok()
+    }
+
+    /// [`Plan::shape`], or when it does not fit, the first depth known not
+    /// to fit with every shallower one fitting (`None` if the walk to
+    /// `depth` itself failed after the shallower ones grew past the
+    /// widest row: a depth in between may be the first).
+    fn shape_or_first_unfit(
+        n: usize,
+        depth: usize,
+        symmetry: Symmetry,
+        limit: usize,
+    ) -> Result<(usize, usize), Option<usize>> {
         let mut last = 0;
+        let mut sized_to = 0;
         for shallower in 1..depth {
-            let (size, _) = Plan::shape_at(n, shallower, symmetry, limit)?;
+            let (size, _) = Plan::shape_at(n, shallower, symmetry, limit).ok_or(Some(shallower))?;
+            sized_to = shallower;
             if size <= last {
                 break; // past the widest row
             }
             last = size;
         }
-        Plan::shape_at(n, depth, symmetry, limit)
+        Plan::shape_at(n, depth, symmetry, limit).ok_or((sized_to + 1 == depth).then_some(depth))
     }
 
     /// [`Plan::shape`] by one walk to the cut.
@@ -298,10 +319,14 @@ impl Plan {
     /// before the first that does not (see [`Plan::size`]; the walks stop
     /// at the first row over the limit).
     pub fn largest_depth(n: usize, symmetry: Symmetry, max_subproblems: usize) -> usize {
-        (1..=n)
-            .take_while(|&depth| Plan::size(n, depth, symmetry, max_subproblems).is_some())
-            .last()
-            .unwrap_or(0)
+        match Plan::shape_or_first_unfit(n, n, symmetry, max_subproblems) {
+            Ok(_) => n,
+            Err(Some(first)) => first - 1,
+            Err(None) => (1..=n)
+                .take_while(|&depth| Plan::size(n, depth, symmetry, max_subproblems).is_some())
+                .last()
+                .unwrap_or(0),
+        }
     }
 
     /// Walks the plan a second time into storage sized for `size`

@@ -47,6 +47,17 @@ fn forge_records(journal: &Path, edit: impl Fn(&mut Value)) {
     std::fs::write(journal, out).unwrap();
 }
 
+/// A finished count's journal (`count ARGS --checkpoint j`), in a folder
+/// of its own that lives as long as the first value.
+fn journal_of(args: &[&str]) -> (tempfile::TempDir, std::path::PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let journal = dir.path().join("j");
+    let mut args = args.to_vec();
+    args.extend(["--checkpoint", text(&journal), "--json"]);
+    json_of(&args);
+    (dir, journal)
+}
+
 #[cfg(unix)]
 fn mkfifo(path: &Path) {
     let name = std::ffi::CString::new(text(path)).unwrap();
@@ -82,17 +93,7 @@ fn an_overlap_hidden_behind_an_empty_shard_is_refused_naming_both_files() {
 
 #[test]
 fn a_status_of_records_summing_past_u128_is_an_overflow_not_a_total() {
-    let dir = tempfile::tempdir().unwrap();
-    let journal = dir.path().join("j");
-    json_of(&[
-        "count",
-        "12",
-        "--depth",
-        "4",
-        "--checkpoint",
-        text(&journal),
-        "--json",
-    ]);
+    let (_dir, journal) = journal_of(&["count", "12", "--depth", "4"]);
     // Every record claims 2^127 orbits of 8: together past u128.
     let original = std::fs::read_to_string(&journal).unwrap();
     let mut lines = original.lines();
@@ -128,17 +129,7 @@ fn a_status_of_records_summing_past_u128_is_an_overflow_not_a_total() {
 fn a_join_journal_whose_fixed_point_counts_were_removed_is_refused() {
     // Records edited by hand (checksums recomputed) lose the counts of
     // the rotations' fixed points: the count said "no unique count", exit 0.
-    let dir = tempfile::tempdir().unwrap();
-    let journal = dir.path().join("j");
-    json_of(&[
-        "count",
-        "12",
-        "--algo",
-        "join",
-        "--checkpoint",
-        text(&journal),
-        "--json",
-    ]);
+    let (_dir, journal) = journal_of(&["count", "12", "--algo", "join"]);
     forge_records(&journal, |record| {
         record["tally"].as_object_mut().unwrap().remove("fixed");
     });
@@ -336,17 +327,7 @@ fn a_file_longer_than_its_format_allows_is_refused_unread() {
 fn a_forged_header_is_refused_before_the_plan_it_names_is_built() {
     // n = 16's header forged to n = 25 (checksum recomputed): status laid
     // n = 25's join out (40 s, 400 MB) before it refused.
-    let dir = tempfile::tempdir().unwrap();
-    let journal = dir.path().join("j");
-    json_of(&[
-        "count",
-        "16",
-        "--algo",
-        "join",
-        "--checkpoint",
-        text(&journal),
-        "--json",
-    ]);
+    let (_dir, journal) = journal_of(&["count", "16", "--algo", "join"]);
     let original = std::fs::read_to_string(&journal).unwrap();
     let mut lines = original.lines();
     let magic = lines.next().unwrap();

@@ -527,29 +527,3 @@ fn bench_names_a_refused_list_as_it_was_given() {
     assert!(stderr.contains("invalid value '1,2'"), "{stderr}");
     assert!(!stderr.contains('['), "{stderr}");
 }
-
-#[test]
-fn a_count_that_plans_for_seconds_says_how_long_before_it_starts() {
-    // n = 23: its join is laid out in seconds; the first line on stderr
-    // (no terminal) says how long, before the layout. The count itself
-    // is killed once the line is read.
-    use std::io::{BufRead, BufReader};
-    use std::process::Stdio;
-    let mut child = common::process()
-        .args(["count", "23", "--algo", "join", "--threads", "1"])
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut line = String::new();
-    BufReader::new(child.stderr.take().unwrap())
-        .read_line(&mut line)
-        .unwrap();
-    child.kill().unwrap();
-    child.wait().unwrap();
-    assert!(line.starts_with("planning the count of n = 23"), "{line}");
-    assert!(
-        line.contains("about ") && line.contains(" thread(s)"),
-        "{line}"
-    );
-}

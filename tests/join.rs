@@ -342,13 +342,12 @@ fn a_join_resumes_from_its_journal_and_merges_from_shards() {
 }
 
 #[test]
-fn a_large_join_says_it_is_planning_within_a_second_or_so() {
+fn a_large_join_says_at_once_that_it_is_planning_and_for_how_long() {
     // `count 22` printed nothing for about a minute (the quarter table
     // sized three times, then 256 items timed for the forecast).
     use std::io::{BufRead, BufReader};
     use std::process::Stdio;
-    use std::time::{Duration, Instant};
-    let start = Instant::now();
+    use std::time::Duration;
     let mut child = common::process()
         .args(["count", "22", "--threads", "1"])
         .stdout(Stdio::null())
@@ -360,12 +359,16 @@ fn a_large_join_says_it_is_planning_within_a_second_or_so() {
     std::thread::spawn(move || {
         let mut first = String::new();
         let _ = BufReader::new(stderr).read_line(&mut first);
-        let _ = send.send((first, start.elapsed()));
+        let _ = send.send(first);
     });
     let first = receive.recv_timeout(Duration::from_secs(10));
     child.kill().unwrap();
     child.wait().unwrap();
-    let (line, after) = first.expect("no line on stderr within 10 s");
+    let line = first.expect("no line on stderr within 10 s");
     assert!(line.starts_with("planning the count of n = 22"), "{line}");
-    assert!(after < Duration::from_secs(5), "first line after {after:?}");
+    // And how long the planning will take, before it starts.
+    assert!(
+        line.contains("about ") && line.contains(" thread(s)"),
+        "{line}"
+    );
 }

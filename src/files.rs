@@ -62,12 +62,18 @@ fn not_regular(file_type: &fs::FileType) -> FileError {
 /// [`FileError::Unfit`] for anything but a regular file; [`FileError::Io`]
 /// if it cannot be opened.
 pub fn open_regular(path: &Path) -> Result<File, FileError> {
-    let file_type = fs::metadata(path)?.file_type();
-    if !file_type.is_file() {
-        return Err(not_regular(&file_type));
-    }
-    let mut options = OpenOptions::new();
-    options.read(true);
+    open_with(path, OpenOptions::new().read(true))
+}
+
+/// Opens `path` with `options` (a regular file, or none if they create
+/// one), without blocking on a FIFO swapped in since the path was checked:
+/// non-blocking, then the open file's own type checked.
+///
+/// # Errors
+/// [`FileError::Unfit`] for anything but a regular file; [`FileError::Io`]
+/// if it cannot be opened.
+pub fn open_with(path: &Path, options: &mut OpenOptions) -> Result<File, FileError> {
+    regular_or_absent(path)?;
     #[cfg(unix)]
     {
         use std::os::unix::fs::OpenOptionsExt;
@@ -83,7 +89,7 @@ pub fn open_regular(path: &Path) -> Result<File, FileError> {
 ///
 /// # Errors
 /// [`FileError::Unfit`] for anything but a regular file.
-pub fn check_regular(file: &File) -> Result<(), FileError> {
+fn check_regular(file: &File) -> Result<(), FileError> {
     let file_type = file.metadata()?.file_type();
     match file_type.is_file() {
         true => Ok(()),

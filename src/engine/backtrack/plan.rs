@@ -47,7 +47,7 @@
 
 use std::ops::{ControlFlow, Range};
 
-use super::rules::walk;
+use super::rules::{any_row, walk};
 use super::state::{full_mask, Placed, State};
 pub use super::state::{Family, Subproblem};
 use crate::problem::{check_board_size, Error, Symmetry};
@@ -334,7 +334,6 @@ impl Plan {
     fn build(n: usize, depth: usize, symmetry: Symmetry, size: usize) -> Plan {
         let mut stored = Vec::with_capacity(size);
         let mut families: Vec<(Family, usize)> = Vec::new();
-        let mut any_row = |_| ControlFlow::Continue(());
         let _ = walk(
             n,
             depth,

@@ -252,16 +252,11 @@ impl Journal {
         // drops the lock with the process, however it ends (kill -9 too).
         // A FIFO or a device is refused before it is opened (and the open
         // file checked again: nothing blocks, nothing reads for ever).
-        crate::files::regular_or_absent(path).map_err(|e| read::file_error(e, path))?;
-        let mut options = OpenOptions::new();
-        options.read(true).append(true).create(true);
-        #[cfg(unix)]
-        {
-            use std::os::unix::fs::OpenOptionsExt;
-            options.custom_flags(libc::O_NONBLOCK);
-        }
-        let mut file = options.open(path).map_err(io_error)?;
-        crate::files::check_regular(&file).map_err(|e| read::file_error(e, path))?;
+        let mut file = crate::files::open_with(
+            path,
+            OpenOptions::new().read(true).append(true).create(true),
+        )
+        .map_err(|e| read::file_error(e, path))?;
         match file.try_lock() {
             Ok(()) => {}
             Err(std::fs::TryLockError::WouldBlock) => {

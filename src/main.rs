@@ -76,6 +76,8 @@ fn main() -> ExitCode {
         Err(err) => return clap_exit(err),
     };
     let result = match cli.command {
+        // Every rank resolves; rank 0 alone draws (see `mpi`).
+        Command::Count(args) if args.mpi => cli::mpi::count(&args),
         Command::Count(args) => cli::count::run(args),
         Command::Solve(args) => cli::solve::run(args),
         Command::Verify(args) => cli::verify::run(args),

@@ -125,8 +125,9 @@ fn without_algo_count_takes_the_faster_engine_and_flags_of_the_search_pick_it() 
     let small = json_of(&["count", "5", "--json"]);
     let asked = json_of(&["count", "16", "--depth", "3", "--json"]);
     let auto = |n| {
-        nqueens::choose(n, &Options::default(), 2)
+        nqueens::Job::new(n, Options::default(), Some(2), nqueens::Run::default())
             .unwrap()
+            .options()
             .algorithm
     };
     assert_eq!(big["algorithm"], auto(16).name());

@@ -117,7 +117,8 @@ proptest! {
     ) {
         use nqueens::exec::merge::{merge, MergeError};
         use nqueens::Engine;
-        let engine = nqueens::build_engine(n, &Options { depth: Some(3), ..Options::default() }, 1).unwrap();
+        let job = nqueens::Job::new(n, Options { depth: Some(3), ..Options::default() }, Some(1), nqueens::Run::default()).unwrap();
+        let engine = job.engine().unwrap().unwrap();
         let items = engine.items();
         let tallies: Vec<nqueens::Tally> = (0..items).map(|i| engine.count(i..i + 1)).collect();
         let cut = |fractions: &[f64]| {
@@ -127,7 +128,7 @@ proptest! {
             at // repeated cuts make empty shards
         };
         // An exact cover (repeated cuts make empty shards): the total.
-        let mut files = shards_of(&engine, &tallies, &cut(&cuts));
+        let mut files = shards_of(engine, &tallies, &cut(&cuts));
         let whole = merge(&files).unwrap();
         prop_assert_eq!(Some(whole.tally.total()), nqueens::oeis::known_total(n));
         // A range that shares some items with the cover (not a duplicate
@@ -135,12 +136,12 @@ proptest! {
         // another cut lie.
         let (a, b) = (overlap.0 * items as f64, overlap.1 * items as f64);
         let (start, end) = (a.min(b) as usize, (a.max(b) as usize).max(a.min(b) as usize + 1).min(items));
-        let mut extra = shards_of(&engine, &tallies, &[start, end]);
+        let mut extra = shards_of(engine, &tallies, &[start, end]);
         let (name, mut file) = extra.remove(0);
         file.shard = [1, 1];
         let duplicate = files.iter().any(|(_, f)| f.items == file.items);
         files.push((format!("extra-{name}"), file));
-        files.extend(shards_of(&engine, &tallies, &cut(&cuts2)).into_iter()
+        files.extend(shards_of(engine, &tallies, &cut(&cuts2)).into_iter()
             .filter(|(_, f)| f.items[0] == f.items[1])
             .map(|(name, f)| (format!("empty-{name}"), f)));
         match merge(&files) {

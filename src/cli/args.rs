@@ -4,18 +4,19 @@
 use std::path::PathBuf;
 
 use nqueens::exec::shard::MAX_SHARDS;
-use nqueens::{Algorithm, Simd, Symmetry, MAX_N};
+use nqueens::job::ShardRun;
+use nqueens::{Algorithm, Options, Run, Simd, Symmetry, MAX_N};
 
 use super::UsageError;
 
 /// The most threads `--threads` accepts.
 pub const MAX_THREADS: usize = 1024;
 
+/// The flags that change what a count runs, the same on `count` and
+/// `estimate` (so that the two always agree): turned into the library's
+/// [`Options`] and resolved by its [`Job`](nqueens::Job).
 #[derive(clap::Args)]
-pub struct CountArgs {
-    /// Board size, 1..=32.
-    #[arg(value_parser = parse_n, allow_negative_numbers = true)]
-    pub n: usize,
+pub struct JobFlags {
     /// Counting algorithm [default: the faster engine for N on this CPU:
     /// join from n = 10 (odd: 11) with AVX-512, 12 (odd: 13) without, else
     /// parallel; parallel
@@ -41,6 +42,63 @@ pub struct CountArgs {
     pub depth: Option<usize>,
     #[command(flatten)]
     pub simd: SimdFlag,
+}
+
+impl JobFlags {
+    /// The options the flags ask for. `--algo auto` is no `--algo`; a
+    /// symmetry asked for takes the backtracker, unless a journal to resume
+    /// may decide (`resumable`: its plan comes first).
+    pub fn options(&self, resumable: bool) -> Options {
+        let algorithm = match self.algo.filter(|&a| a != Algorithm::Auto) {
+            Some(algorithm) => algorithm,
+            None if self.symmetry.is_some() && !resumable => Algorithm::Parallel,
+            None => Algorithm::Auto,
+        };
+        Options {
+            algorithm,
+            symmetry: self.symmetry.unwrap_or_default(),
+            depth: self.depth,
+            simd: self.simd.path(),
+            max_memory: self.max_memory,
+        }
+    }
+
+    /// The threads asked for, else every logical core.
+    pub fn threads(&self) -> usize {
+        self.threads.unwrap_or_else(num_cpus::get)
+    }
+
+    /// Refuses the flags given that do not apply to `algorithm`, the
+    /// algorithm the job resolved.
+    pub fn check(&self, algorithm: Algorithm) -> Result<(), UsageError> {
+        self.check_search(algorithm)?;
+        let pooled_only = [
+            ("--threads <T>", self.threads.map(|t| t.to_string())),
+            ("--max-memory <SIZE>", self.max_memory.map(nqueens::bytes)),
+            ("--simd <PATH>", self.simd.path().map(|s| s.to_string())),
+        ];
+        reject_serial(algorithm, pooled_only)
+    }
+
+    /// Refuses the backtracker's own flags (--depth, --symmetry) given
+    /// for another algorithm. (`estimate` takes the pooled engines' flags
+    /// with a serial search, and says it runs on one thread.)
+    pub fn check_search(&self, algorithm: Algorithm) -> Result<(), UsageError> {
+        let parallel_only = [
+            ("--depth <K>", self.depth.map(|k| k.to_string())),
+            ("--symmetry <S>", self.symmetry.map(|s| s.to_string())),
+        ];
+        reject_parallel_only(algorithm, parallel_only)
+    }
+}
+
+#[derive(clap::Args)]
+pub struct CountArgs {
+    /// Board size, 1..=32.
+    #[arg(value_parser = parse_n, allow_negative_numbers = true)]
+    pub n: usize,
+    #[command(flatten)]
+    pub job: JobFlags,
     /// Also report the unique solutions (A002562) and their symmetry classes
     /// (needs --symmetry full, the default).
     #[arg(long)]
@@ -65,22 +123,28 @@ pub struct CountArgs {
     pub mpi: bool,
 }
 
+impl CountArgs {
+    /// How the count runs: journal, shard (MPI's workers are added by
+    /// rank 0, which knows them).
+    pub fn run(&self) -> Run {
+        Run {
+            checkpoint: self.checkpoint.clone(),
+            shard: self
+                .shard
+                .zip(self.out.clone())
+                .map(|((index, shards), out)| ShardRun { index, shards, out }),
+            mpi_workers: None,
+        }
+    }
+}
+
 #[derive(clap::Args)]
 pub struct EstimateArgs {
     /// Board size, 1..=32.
     #[arg(value_parser = parse_n, allow_negative_numbers = true)]
     pub n: usize,
-    /// Counting algorithm.
-    #[arg(long, value_name = "A", value_enum, default_value_t)]
-    pub algo: Algorithm,
-    /// Symmetry of the parallel algorithm [default: full].
-    #[arg(long, value_name = "S", value_enum)]
-    pub symmetry: Option<Symmetry>,
-    /// Threads the count would run on [default: all logical cores].
-    #[arg(long, value_name = "T", value_parser = parse_threads, allow_negative_numbers = true)]
-    pub threads: Option<usize>,
     #[command(flatten)]
-    pub simd: SimdFlag,
+    pub job: JobFlags,
     /// Also count the search's nodes exactly (slow: for checking the
     /// estimate, on boards up to about 18).
     #[arg(long)]

@@ -13,6 +13,7 @@ use std::time::{Instant, SystemTime, UNIX_EPOCH};
 
 use nqueens::engine::join::{Join, LARGEST_N, SMALLEST_JOINED};
 use nqueens::engine::recount;
+use nqueens::stats::SplitMix64;
 use nqueens::Engine;
 use serde::Serialize;
 
@@ -205,21 +206,13 @@ pub fn run(args: AuditArgs) -> anyhow::Result<()> {
 /// `k` distinct indices of `0..items` (all of them if `k >= items`), drawn
 /// by a partial Fisher-Yates shuffle seeded by `seed`, in increasing order.
 fn choose(items: usize, k: usize, seed: u64) -> Vec<usize> {
-    let mut state = seed;
-    let mut next = move || {
-        // splitmix64
-        state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = state;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    };
+    let mut random = SplitMix64::new(seed);
     let k = k.min(items);
     // Only the swapped slots are stored: items may be millions.
     let mut swapped = std::collections::HashMap::new();
     let mut chosen = Vec::with_capacity(k);
     for i in 0..k {
-        let j = i + (next() % (items - i) as u64) as usize;
+        let j = i + random.below_by_remainder((items - i) as u64) as usize;
         let at_j = *swapped.get(&j).unwrap_or(&j);
         let at_i = *swapped.get(&i).unwrap_or(&i);
         swapped.insert(j, at_i);

@@ -5,7 +5,7 @@
 use std::path::Path;
 
 use nqueens::exec::journal::JournalError;
-use nqueens::Error;
+use nqueens::{Error, JobError};
 
 use super::UsageError;
 
@@ -41,6 +41,12 @@ pub fn usage_error(err: Error) -> anyhow::Error {
             ),
         }
         .into(),
+        Error::Depth { depth, n } => UsageError {
+            value: depth.to_string(),
+            flag: "--depth <K>",
+            rule: format!("must be in 1..={n} for n = {n}"),
+        }
+        .into(),
         Error::SimdUnavailable { simd, .. } => UsageError {
             value: simd.to_string(),
             flag: "--simd <PATH>",
@@ -48,6 +54,33 @@ pub fn usage_error(err: Error) -> anyhow::Error {
         }
         .into(),
         _ => err.into(),
+    }
+}
+
+/// A job's refusal or failure as the user should see it: an option that
+/// does not apply, or a value out of range, is a usage error naming its
+/// flag; the library's errors as [`usage_error`]; the journal's as
+/// [`journal_error`].
+pub fn job_error(err: JobError) -> anyhow::Error {
+    match err {
+        JobError::Refused { flag, value, rule } => UsageError { value, flag, rule }.into(),
+        JobError::Count(err) => usage_error(err),
+        JobError::Journal(err) => {
+            let path = journal_path(&err).to_path_buf();
+            journal_error(err, &path)
+        }
+        other => other.into(),
+    }
+}
+
+/// The journal a journal error is about.
+fn journal_path(err: &JournalError) -> &Path {
+    match err {
+        JournalError::Io { path, .. }
+        | JournalError::NotAJournal { path, .. }
+        | JournalError::Locked { path }
+        | JournalError::Mismatch { path, .. }
+        | JournalError::Corrupt { path, .. } => path,
     }
 }
 

@@ -8,13 +8,12 @@
 use std::io::{self, Write};
 
 use nqueens::engine::backtrack::estimate::exact_nodes;
-use nqueens::engine::join::{layout_seconds, LARGEST_N, LARGEST_SAMPLED};
 use nqueens::exec::forecast::Basis;
-use nqueens::{Algorithm, Forecast, Join, Options, Plan, Simd, Symmetry};
+use nqueens::{Algorithm, AnyEngine, Forecast, Job, Plan, Run, Simd, Symmetry};
 use serde::Serialize;
 
 use super::args::EstimateArgs;
-use super::errors::usage_error;
+use super::errors::{job_error, usage_error};
 use super::progress;
 use super::report::{duration, print};
 use super::UsageError;
@@ -56,28 +55,12 @@ struct Search {
 /// Prints the forecast of a count that should take more than
 /// [`ANNOUNCE_AFTER_S`] to stderr (a terminal or not: an hour-long count
 /// must not look like a hung one), and hands it to the progress bar.
-/// `options` name the algorithm that will count (never `auto`); `share` is
-/// the part of the whole count still to do (a shard, a resumed journal). A
-/// join's forecast times items of `join`, the count's own engine, when one
-/// is given.
-pub fn announce(
-    n: usize,
-    options: &Options,
-    threads: usize,
-    share: f64,
-    join: Option<&Join>,
-    bar: &progress::CountBar,
-) -> anyhow::Result<()> {
+/// `share` is the part of the whole count still to do (a shard, a resumed
+/// journal). The forecast is the job's own, on its engine.
+pub fn announce(job: &Job, share: f64, bar: &progress::CountBar) -> anyhow::Result<()> {
     let threshold = ANNOUNCE_AFTER_S / share.max(1e-9);
     // What the count will refuse is the count's to say.
-    let forecast = match nqueens::forecast(
-        n,
-        options,
-        threads,
-        Some(threshold),
-        ANNOUNCE_BUDGET_S,
-        join,
-    ) {
+    let forecast = match job.forecast(Some(threshold), ANNOUNCE_BUDGET_S) {
         Ok(Some(forecast)) => forecast,
         _ => return Ok(()),
     };
@@ -88,7 +71,8 @@ pub fn announce(
         "this count"
     };
     eprintln!(
-        "estimate: {what} (n = {n}, {}) should take about {} on {} thread(s), between {} and {}",
+        "estimate: {what} (n = {}, {}) should take about {} on {} thread(s), between {} and {}",
+        job.n(),
         forecast.size(),
         duration(seconds),
         forecast.threads,
@@ -99,24 +83,36 @@ pub fn announce(
     Ok(())
 }
 
-/// `nqueens estimate`.
+/// `nqueens estimate`: the job `count` would resolve from the same flags,
+/// forecast.
 pub fn run(args: EstimateArgs) -> anyhow::Result<()> {
-    let threads = args.threads.unwrap_or_else(num_cpus::get);
-    let backtrack_only = args.exact || args.symmetry.is_some();
-    let asked = match args.algo {
-        Algorithm::Auto if backtrack_only => Algorithm::Parallel,
-        asked => asked,
-    };
-    let join_may_run = matches!(asked, Algorithm::Auto | Algorithm::Join);
+    let mut options = args.job.options(false);
+    // Nodes are the backtracker's.
+    if args.exact && options.algorithm == Algorithm::Auto {
+        options.algorithm = Algorithm::Parallel;
+    }
+    let job =
+        Job::new(args.n, options, Some(args.job.threads()), Run::default()).map_err(job_error)?;
+    let described = job.describe();
+    let algorithm = described.algorithm;
+    args.job.check_search(algorithm)?;
+    if algorithm == Algorithm::Join && args.exact {
+        return Err(UsageError {
+            value: "join".to_string(),
+            flag: "--algo <A>",
+            rule: "takes no --exact: the join has no search tree to count nodes of".to_string(),
+        }
+        .into());
+    }
     // The layout runs on the global pool.
     let layout_threads = rayon::current_num_threads();
-    if join_may_run && (LARGEST_SAMPLED + 1..=LARGEST_N).contains(&args.n) {
+    if job.sketches() {
         eprintln!(
             "estimate: the join for n = {} sketches a sample of its slots (each one's glue and \
              pairs done in part and timed; about {ESTIMATE_BUDGET_S:.0} s)…",
             args.n
         );
-    } else if let (true, Some(seconds)) = (join_may_run, layout_seconds(args.n, layout_threads)) {
+    } else if let Some(seconds) = job.layout_seconds() {
         eprintln!(
             "estimate: the join for n = {} sizes its quarter table and costs its items (about \
              {} on {layout_threads} thread(s)), then times a sample of its items (about \
@@ -125,61 +121,21 @@ pub fn run(args: EstimateArgs) -> anyhow::Result<()> {
             duration(seconds)
         );
     }
-    let options = Options {
-        algorithm: asked,
-        symmetry: args.symmetry.unwrap_or_default(),
-        simd: args.simd.path(),
-        ..Options::default()
-    };
-    let algorithm = nqueens::choose(args.n, &options, threads)
-        .map_err(usage_error)?
-        .algorithm;
-    let options = Options {
-        algorithm,
-        ..options
-    };
-    super::job::check_simd(&options)?;
-    let simd = algorithm.engine().map(|engine| engine.simd(options.simd));
-    if algorithm == Algorithm::Join {
-        if let Some(flag) = [
-            ("--exact", args.exact),
-            ("--symmetry <S>", args.symmetry.is_some()),
-        ]
-        .into_iter()
-        .find_map(|(flag, given)| given.then_some(flag))
-        {
-            return Err(UsageError {
-                value: "join".to_string(),
-                flag: "--algo <A>",
-                rule: format!("takes no {flag}: the join has no search tree to count nodes of"),
-            }
-            .into());
-        }
-    }
-    let forecast = nqueens::forecast(args.n, &options, threads, None, ESTIMATE_BUDGET_S, None)
+    let forecast = job
+        .forecast(None, ESTIMATE_BUDGET_S)
         .map_err(usage_error)?
         .expect("a forecast without a threshold");
-    let parallel = algorithm == Algorithm::Parallel;
-    let search = (algorithm != Algorithm::Join).then(|| Search {
-        symmetry: if parallel {
-            options.symmetry
-        } else {
-            Symmetry::None
-        },
-        depth: if parallel {
-            Plan::auto_depth(args.n, options.symmetry, threads, options.max_subproblems())
-                .unwrap_or(0)
-        } else {
-            0
-        },
+    let search = (algorithm != Algorithm::Join).then_some(Search {
+        symmetry: described.symmetry,
+        depth: described.depth,
     });
     let exact_nodes = match args.exact {
-        true => Some(exact(args.n, &options, threads)?),
+        true => Some(exact(&job)?),
         false => None,
     };
     let estimate = Estimate {
         algorithm,
-        simd,
+        simd: described.simd,
         search,
         forecast,
         exact_nodes,
@@ -187,16 +143,15 @@ pub fn run(args: EstimateArgs) -> anyhow::Result<()> {
     print(&estimate, args.json, write_text)
 }
 
-/// The nodes of the search, counted one by one on `threads` threads:
-/// the plan the count would use (for a serial search, the whole tree cut
-/// after the first row).
-fn exact(n: usize, options: &Options, threads: usize) -> anyhow::Result<u64> {
-    let plan = match options.algorithm {
-        Algorithm::Parallel => Plan::auto(n, options.symmetry, threads),
-        _ => Plan::new(n, 1, Symmetry::None),
-    }
-    .map_err(usage_error)?;
-    let pool = super::thread_pool(Some(threads))?;
+/// The nodes of the search, counted one by one on the job's threads: the
+/// plan the count would use (for a serial search, the whole tree cut after
+/// the first row).
+fn exact(job: &Job) -> anyhow::Result<u64> {
+    let plan = match job.engine().map_err(usage_error)? {
+        Some(AnyEngine::Backtrack(engine)) => engine.plan().clone(),
+        _ => Plan::new(job.n(), 1, Symmetry::None).map_err(usage_error)?,
+    };
+    let pool = super::thread_pool(Some(job.threads()))?;
     Ok(pool.install(|| {
         use rayon::prelude::*;
         (0..plan.len())

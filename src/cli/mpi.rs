@@ -1,13 +1,15 @@
 //! `count --mpi`: the count spread over MPI ranks (the library's
 //! [`exec::mpi`](nqueens::exec::mpi)). Built only with the cargo feature
-//! `mpi`; without it, `--mpi` says how to build with it.
+//! `mpi`; without it, `--mpi` says how to build with it. Every rank's
+//! job is the library's [`Job`](nqueens::Job): rank 0 resolves it and
+//! sends its plan ([`Job::plan_words`](nqueens::Job::plan_words)).
 
 use super::args::CountArgs;
-use super::job::Job;
+#[cfg(not(feature = "mpi"))]
 use super::UsageError;
 
 #[cfg(not(feature = "mpi"))]
-pub fn count(_args: &CountArgs, _job: Job) -> anyhow::Result<()> {
+pub fn count(_args: &CountArgs) -> anyhow::Result<()> {
     Err(UsageError {
         value: "true".to_string(),
         flag: "--mpi",
@@ -19,22 +21,18 @@ pub fn count(_args: &CountArgs, _job: Job) -> anyhow::Result<()> {
 }
 
 #[cfg(feature = "mpi")]
-pub fn count(args: &CountArgs, mut job: Job) -> anyhow::Result<()> {
-    use std::time::Instant;
-
+pub fn count(args: &CountArgs) -> anyhow::Result<()> {
     use mpi::traits::*;
-    use nqueens::exec::journal::Journal;
-    use nqueens::{Count, Engine, Symmetry};
+    use nqueens::{Job, Run};
 
-    use super::errors::{journal_error, usage_error};
+    use super::errors::{job_error, usage_error};
+    use super::progress;
     use super::report::{print_report, Report};
-    use super::{progress, thread_pool};
 
     let universe = mpi::initialize().ok_or_else(|| anyhow::anyhow!("MPI could not start"))?;
     let world = universe.world();
     let (rank, ranks) = (world.rank(), world.size());
-    let pool = thread_pool(Some(job.threads))?;
-    let threads = pool.current_num_threads();
+    let threads = args.job.threads();
     if let Some(cpus) = allowed_cpus().filter(|&cpus| rank > 0 && cpus < threads) {
         eprintln!(
             "warning: rank {rank} counts on {threads} threads but may run on {cpus} CPU(s): \
@@ -42,94 +40,59 @@ pub fn count(args: &CountArgs, mut job: Job) -> anyhow::Result<()> {
              none`, or give each rank its cores (OpenMPI: `--map-by ppr:1:node:PE={threads}`)"
         );
     }
-    // Rank 0 plans (from its journal, or for every worker's threads) and
-    // tells the others [n, symmetry, depth, join?, planned?]; a last word
-    // of 0 means "stop".
-    let mut plan = [0u64; 5];
-    let mut planned = Ok(());
+    // Rank 0 resolves the job (from its journal, planned for every
+    // worker's threads) and sends the others its plan; a last word of 0
+    // means "stop".
+    let workers = usize::try_from(ranks - 1).unwrap_or(0);
+    let mut words = [0u64; 5];
+    let mut resolved = None;
     if rank == 0 {
-        let workers = usize::try_from(ranks - 1).unwrap_or(0).max(1);
-        planned = if ranks < 2 {
-            Err(UsageError {
-                value: "true".to_string(),
-                flag: "--mpi",
-                rule: "needs at least 2 MPI ranks: rank 0 hands out the work, the others count"
-                    .to_string(),
-            }
-            .into())
-        } else {
-            job.settle_depth(None, threads * workers)
+        let run = Run {
+            mpi_workers: Some(workers),
+            ..args.run()
         };
-        let options = &job.options;
-        if planned.is_ok() {
-            let symmetry = Symmetry::ALL.iter().position(|&s| s == options.symmetry);
-            plan = [
-                args.n as u64,
-                symmetry.unwrap_or(0) as u64,
-                options.depth.unwrap_or(0) as u64,
-                u64::from(options.algorithm == nqueens::Algorithm::Join),
-                1,
-            ];
+        match super::count::resolve(args, run) {
+            Ok(job) => {
+                words = job.plan_words();
+                resolved = Some(Ok(job));
+            }
+            Err(e) => resolved = Some(Err(e)),
         }
     }
-    world.process_at_rank(0).broadcast_into(&mut plan[..]);
-    if plan[4] == 0 {
+    world.process_at_rank(0).broadcast_into(&mut words[..]);
+    if words[4] == 0 {
         // Rank 0 could not plan: it reports why; the others leave quietly.
-        return planned;
+        return resolved.map_or(Ok(()), |r| r.map(|_| ()));
     }
-    let mut options = job.options;
-    options.symmetry = Symmetry::ALL[plan[1] as usize];
-    options.depth = (plan[2] > 0).then_some(plan[2] as usize);
-    options.algorithm = if plan[3] == 1 {
-        nqueens::Algorithm::Join
-    } else {
-        nqueens::Algorithm::Parallel
-    };
-    let n = plan[0] as usize;
-    let engine = pool
-        .install(|| nqueens::build_engine(n, &options, threads))
-        .map_err(usage_error)?;
     if rank != 0 {
-        nqueens::exec::mpi::work(&world, &engine, &pool);
+        let job =
+            Job::from_plan_words(words, args.job.options(false), threads).map_err(job_error)?;
+        let engine = job.engine().map_err(usage_error)?.expect("a pooled job");
+        let pool = job
+            .pool()
+            .map_err(usage_error)?
+            .expect("the job's own pool");
+        nqueens::exec::mpi::work(&world, engine, pool);
         return Ok(());
     }
-    let start = Instant::now();
-    let bar = progress::CountBar::new(n);
+    let job = resolved.expect("rank 0 resolved")?;
+    let bar = progress::CountBar::new(args.n);
     let show = |phase| bar.show(phase);
-    let mut resumed = None;
-    let tally = match args.checkpoint.as_deref() {
-        Some(path) => {
-            match Journal::open(path, &engine, 0..engine.items()) {
-                Ok((journal, contents)) => {
-                    resumed = Some(contents.done_items());
-                    nqueens::exec::mpi::coordinate(
-                        &world,
-                        &engine,
-                        Some((&journal, &contents)),
-                        &show,
-                    )
-                    .map_err(|e| journal_error(e, path))
-                }
-                Err(e) => {
-                    // Nothing to hand out: stop the workers, then say why.
-                    stop_workers(&world);
-                    Err(journal_error(e, path))
-                }
-            }
+    let started = match job.start() {
+        Ok(started) => started,
+        Err(e) => {
+            // Nothing to hand out: stop the workers, then say why.
+            stop_workers(&world);
+            bar.finish();
+            return Err(job_error(e));
         }
-        None => Ok(nqueens::exec::mpi::coordinate(
-            &world, &engine, None, &show,
-        )?),
     };
+    let engine = started.engine().expect("a pooled job");
+    let tally = nqueens::exec::mpi::coordinate(&world, engine, started.journal_contents(), &show);
     bar.finish();
-    let tally = tally?;
-    let workers = usize::try_from(ranks - 1).unwrap_or(0);
-    let count = Count::of_engine(
-        &engine,
-        tally,
-        threads * workers,
-        start.elapsed().as_secs_f64(),
-    )?;
+    let tally = tally.map_err(|e| job_error(e.into()))?;
+    let count = job.count_of(tally, threads * workers, started.elapsed_s())?;
+    let resumed = started.resumed();
     print_report(&Report::new(count, args.unique).resumed(resumed), args.json)
 }
 

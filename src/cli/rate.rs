@@ -24,10 +24,11 @@ use nqueens::{oeis, Engine, Join, Plan, Simd, Symmetry};
 use serde::{Deserialize, Serialize};
 
 use super::args::{parse_threads, SimdFlag};
-use super::bench::machine::Machine;
 use super::errors::usage_error;
+use super::machine::Machine;
 use super::{write_atomically, Mismatch, UsageError};
 use nqueens::problem::printable;
+use nqueens::stats::Moments;
 
 /// The version of the rating: bumped whenever the workload changes, or a
 /// change moves the development machine's rating by more than 1%. Ratings
@@ -367,7 +368,7 @@ fn rate_points(
 /// rates.
 fn point(threads: usize, passes: &[(f64, f64)]) -> Point {
     let ratings: Vec<f64> = passes.iter().map(|&(j, b)| (j * b).sqrt()).collect();
-    let spread = standard_error(&ratings);
+    let spread = Moments::of(ratings.iter().copied()).relative_error();
     let half = ratings.len() / 2;
     Point {
         threads,
@@ -383,13 +384,6 @@ fn point(threads: usize, passes: &[(f64, f64)]) -> Point {
 
 fn mean(values: &[f64]) -> f64 {
     values.iter().sum::<f64>() / values.len() as f64
-}
-
-/// The standard error of the mean of `values`, relative to the mean.
-fn standard_error(values: &[f64]) -> f64 {
-    let (k, mean) = (values.len() as f64, mean(values));
-    let variance = values.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / (k - 1.0);
-    (variance / k).sqrt() / mean
 }
 
 fn summarize(
@@ -588,18 +582,4 @@ fn join_list(counts: &[usize]) -> String {
         .map(usize::to_string)
         .collect::<Vec<_>>()
         .join(", ")
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_spread_is_the_standard_error_of_the_mean() {
-        assert_eq!(mean(&[3.0, 1.0, 2.0]), 2.0);
-        // Sample deviation 1, four values: standard error 0.5, of 100.
-        let values = [99.0, 101.0, 99.0, 101.0];
-        let deviation = (4.0f64 / 3.0).sqrt();
-        assert!((standard_error(&values) - deviation / 2.0 / 100.0).abs() < 1e-12);
-    }
 }

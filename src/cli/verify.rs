@@ -3,10 +3,10 @@
 
 use std::io::{self, Write};
 
-use nqueens::{oeis, Options, Symmetry};
+use nqueens::{oeis, Job, Options, Run, Symmetry};
 
 use super::args::{reject_serial, VerifyArgs};
-use super::errors::usage_error;
+use super::errors::job_error;
 use super::report::{duration, write_verified};
 use super::{estimate, thread_pool, Mismatch};
 
@@ -21,6 +21,8 @@ pub fn run(args: VerifyArgs) -> anyhow::Result<()> {
         ("--simd <PATH>", args.simd.path().map(|s| s.to_string())),
     ];
     reject_serial(args.algo, pooled_only)?;
+    // One pool for every row: each row's job runs on the pool it is
+    // called from.
     let pool = thread_pool(args.threads)?;
     let options = Options {
         algorithm: args.algo,
@@ -28,24 +30,19 @@ pub fn run(args: VerifyArgs) -> anyhow::Result<()> {
         simd: args.simd.path(),
         ..Options::default()
     };
-    // A path an engine of some row lacks is refused before the first row.
-    if options.simd.is_some() {
-        let threads = pool.current_num_threads();
-        for n in 1..=args.max {
-            let algorithm = nqueens::choose(n, &options, threads)
-                .map_err(usage_error)?
-                .algorithm;
-            super::job::check_simd(&Options {
-                algorithm,
-                ..options
-            })?;
-        }
-    }
+    let job = |n| Job::new(n, options, None, Run::default()).map_err(job_error);
+    // Every row's job resolved before the first counts: a path an engine
+    // of some row lacks is refused up front.
+    let jobs = pool.install(|| {
+        (1..=args.max)
+            .map(job)
+            .collect::<anyhow::Result<Vec<Job>>>()
+    })?;
     // Said up front: an hour-long last row must not look like a hang.
-    let threads = pool.current_num_threads();
     let (longer, budget) = (Some(ANNOUNCE_VERIFY_AFTER_S), estimate::ANNOUNCE_BUDGET_S);
+    let largest = jobs.last().expect("max >= 1");
     // What the count will refuse is the count's to say.
-    if let Ok(Some(e)) = nqueens::forecast(args.max, &options, threads, longer, budget, None) {
+    if let Ok(Some(e)) = pool.install(|| largest.forecast(longer, budget)) {
         eprintln!(
             "estimate: the largest board, n = {}, should take about {} on {} thread(s), between {} and {}",
             args.max,
@@ -67,8 +64,9 @@ pub fn run(args: VerifyArgs) -> anyhow::Result<()> {
     }
     writeln!(out, "  {:>10}  algorithm", "time (s)")?;
     let mut mismatches = Vec::new();
-    for n in 1..=args.max {
-        let result = pool.install(|| nqueens::count(n, &options))?;
+    for job in jobs {
+        let n = job.n();
+        let result = pool.install(|| job.count(&|_| {})).map_err(job_error)?;
         write!(out, "{n:>3}")?;
         let mut wrong =
             write_verified(&mut out, 20, result.total, oeis::known_total(n))?.is_mismatch();

@@ -5,8 +5,10 @@ use std::ops::Range;
 
 use super::backtrack::Backtrack;
 use super::cpu::Simd;
+use super::forecast::Workload;
 use super::join::Join;
 use super::{Engine, Fingerprint};
+use crate::problem::Error;
 use crate::reduce::Tally;
 
 /// One of the engines, chosen at run time.
@@ -24,14 +26,6 @@ impl AnyEngine {
         match self {
             AnyEngine::Backtrack(engine) => engine,
             AnyEngine::Join(engine) => engine,
-        }
-    }
-
-    /// The instruction-set path the engine counts on.
-    pub fn simd(&self) -> Simd {
-        match self {
-            AnyEngine::Backtrack(engine) => engine.simd(),
-            AnyEngine::Join(engine) => engine.simd(),
         }
     }
 }
@@ -55,5 +49,25 @@ impl Engine for AnyEngine {
 
     fn items_with_fixed_points(&self) -> Vec<usize> {
         self.as_dyn().items_with_fixed_points()
+    }
+
+    fn simd(&self) -> Simd {
+        self.as_dyn().simd()
+    }
+
+    fn subproblems(&self) -> usize {
+        self.as_dyn().subproblems()
+    }
+
+    fn planned_bytes(&self) -> Option<u64> {
+        self.as_dyn().planned_bytes()
+    }
+
+    fn least_one_thread_s(&self) -> f64 {
+        self.as_dyn().least_one_thread_s()
+    }
+
+    fn workload(&self, budget_s: f64) -> Result<Workload, Error> {
+        self.as_dyn().workload(budget_s)
     }
 }

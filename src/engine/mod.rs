@@ -25,15 +25,18 @@
 pub mod any;
 pub mod backtrack;
 pub mod cpu;
+pub mod forecast;
 pub mod join;
 pub mod recount;
+pub mod sample;
 
 use std::ops::Range;
 
 use serde::{Deserialize, Serialize};
 
-use crate::problem::{Symmetry, MAX_N};
-use crate::reduce::Tally;
+use self::forecast::Workload;
+use crate::problem::{Error, Symmetry, MAX_N};
+use crate::reduce::{Classes, Tally};
 
 /// The engines there are.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -99,6 +102,37 @@ pub struct Fingerprint {
     pub depth: usize,
     /// The version of the engine's items.
     pub format: u32,
+}
+
+impl Fingerprint {
+    /// The classes a whole count's tally gives: counted (backtracking,
+    /// full symmetry) or by Burnside's lemma (the join, whose fixed-point
+    /// items every whole count holds); `None` otherwise.
+    ///
+    /// # Errors
+    /// [`Error::Overflow`] if the tally saturated; [`Error::NoFixedPoints`]
+    /// for a join's tally without its fixed-point counts (a record or
+    /// shard edited); [`Error::Burnside`] if the join's counts do not fall
+    /// into orbits.
+    pub fn classes(&self, tally: &Tally) -> Result<Option<Classes>, Error> {
+        let n = self.n;
+        match (self.engine, self.symmetry, tally.fixed) {
+            (EngineId::Join, _, Some(fixed)) => {
+                Classes::by_burnside(n, tally.total_checked(n)?, fixed).map(Some)
+            }
+            (EngineId::Join, _, None) => Err(Error::NoFixedPoints { n }),
+            (EngineId::Backtrack, Symmetry::Full, _) => Ok(Some(tally.classes)),
+            (EngineId::Backtrack, _, _) => Ok(None),
+        }
+    }
+
+    /// The classes a part of a count (a shard) records: the tally's own
+    /// where they add up across parts (backtracking, full symmetry); none
+    /// for the join, whose classes come from the whole total.
+    pub fn part_classes(&self, tally: &Tally) -> Option<Classes> {
+        (self.engine == EngineId::Backtrack && self.symmetry == Symmetry::Full)
+            .then_some(tally.classes)
+    }
 }
 
 /// How many work items the plan `fingerprint` describes has, worked out
@@ -204,4 +238,29 @@ pub trait Engine: Sync {
     fn items_with_fixed_points(&self) -> Vec<usize> {
         Vec::new()
     }
+
+    /// The instruction-set path it counts on.
+    fn simd(&self) -> cpu::Simd;
+
+    /// The subproblems its items hold, as a count reports them (the
+    /// backtracker's plan's, the join's pair items).
+    fn subproblems(&self) -> usize;
+
+    /// The memory it planned for, in bytes, where it plans its memory
+    /// (the join); `None` by default.
+    fn planned_bytes(&self) -> Option<u64> {
+        None
+    }
+
+    /// Seconds on one thread that no machine beats for every item, worked
+    /// out in milliseconds: a count shorter than a threshold is not
+    /// forecast at all. Infinite where every count is long.
+    fn least_one_thread_s(&self) -> f64;
+
+    /// The engine's forecast of every item on one thread, by its own
+    /// method, spending about `budget_s` seconds of this thread.
+    ///
+    /// # Errors
+    /// What the method's own planning or thread pool refuses.
+    fn workload(&self, budget_s: f64) -> Result<Workload, Error>;
 }

@@ -14,7 +14,6 @@ pub mod merge;
 pub mod mpi;
 pub mod pool;
 pub mod rate;
-pub mod sample;
 pub mod shard;
 
 /// What a long count is doing, for a progress display.

@@ -80,6 +80,8 @@ mod tests {
     use std::ops::Range;
 
     use super::*;
+    use crate::engine::cpu::Simd;
+    use crate::engine::forecast::{Basis, Workload};
     use crate::engine::{EngineId, Fingerprint};
     use crate::reduce::Tally;
     use crate::Symmetry;
@@ -114,6 +116,31 @@ mod tests {
                 weighted: self.total,
                 ..Tally::default()
             }
+        }
+
+        fn simd(&self) -> Simd {
+            Simd::None
+        }
+
+        fn subproblems(&self) -> usize {
+            1
+        }
+
+        fn least_one_thread_s(&self) -> f64 {
+            0.002
+        }
+
+        fn workload(&self, _: f64) -> Result<Workload, crate::Error> {
+            Ok(Workload {
+                one_thread_s: 0.002,
+                relative_error: 0.0,
+                basis: Basis::Sample {
+                    items: 1,
+                    sampled_items: 0,
+                    sampled_s: 0.0,
+                    largest_item_s: 0.002,
+                },
+            })
         }
     }
 

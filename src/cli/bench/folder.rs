@@ -19,7 +19,7 @@ use std::sync::Mutex;
 
 use anyhow::Context;
 
-use super::machine::Machine;
+use super::super::machine::Machine;
 use crate::cli::UsageError;
 
 /// The files a sweep writes (plots only where the points make them).

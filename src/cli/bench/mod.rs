@@ -18,14 +18,14 @@ use nqueens::engine::backtrack::plan::{Plan, MAX_SUBPROBLEMS};
 use nqueens::{oeis, Algorithm, Options, Simd, Symmetry, MAX_N};
 
 use self::folder::Folder;
-use self::machine::Machine;
 use self::sweep::{Point, Row};
 use super::args::{parse_in_range, SimdArg, MAX_THREADS};
+use super::machine::{self, Machine};
 use super::report::Verdict;
 use super::{progress, signals, thread_pool, UsageError};
 
 pub mod folder;
-pub mod machine;
+
 pub mod plot;
 pub mod sweep;
 
@@ -203,7 +203,9 @@ pub fn run(args: BenchArgs) -> anyhow::Result<()> {
             symmetry,
             ..Options::default()
         };
-        nqueens::choose(n, &asked, most_threads).map_or(algorithm, |c| c.algorithm)
+        // The job count would resolve (its pool is never started here).
+        nqueens::Job::new(n, asked, Some(most_threads), nqueens::Run::default())
+            .map_or(algorithm, |job| job.options().algorithm)
     };
     let mut simds: Vec<Option<Simd>> = args.simd.iter().map(|s| s.path()).collect();
     let mut seen = HashSet::new();

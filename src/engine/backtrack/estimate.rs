@@ -17,6 +17,7 @@
 use super::plan::{Plan, Subproblem};
 use super::rules::{with_rules, RowRules};
 use super::state::State;
+use crate::stats::{Moments, SplitMix64};
 
 /// An estimate of the nodes of a plan's search.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -34,7 +35,7 @@ pub struct NodeEstimate {
 /// with no subproblem (n = 2 and 3, whose second row has no place) has no
 /// nodes below its cut: exactly 0.
 pub fn nodes(plan: &Plan, probes: usize, seed: u64) -> NodeEstimate {
-    let mut random = SplitMix(seed);
+    let mut random = SplitMix64::new(seed);
     let count = plan.len();
     if count == 0 {
         return NodeEstimate {
@@ -43,30 +44,21 @@ pub fn nodes(plan: &Plan, probes: usize, seed: u64) -> NodeEstimate {
             probes: 0,
         };
     }
-    let (mut sum, mut sum_squares) = (0.0, 0.0);
-    for _ in 0..probes.max(1) {
-        let index = random.below(count as u64) as usize;
-        let subtree = probe(plan.n, &plan.subproblem(index), &mut random);
-        sum += subtree;
-        sum_squares += subtree * subtree;
-    }
     let probes = probes.max(1);
-    let mean = sum / probes as f64;
-    let variance = (sum_squares / probes as f64 - mean * mean).max(0.0);
-    let standard_error = (variance / probes as f64).sqrt();
+    let mut subtrees = Moments::default();
+    for _ in 0..probes {
+        let index = random.below(count as u64) as usize;
+        subtrees.push(probe(plan.n, &plan.subproblem(index), &mut random));
+    }
     NodeEstimate {
-        nodes: mean * count as f64,
-        relative_error: if mean > 0.0 {
-            standard_error / mean
-        } else {
-            0.0
-        },
+        nodes: subtrees.mean() * count as f64,
+        relative_error: subtrees.relative_error(),
         probes,
     }
 }
 
 /// One probe: Knuth's estimate of the nodes of `subproblem`'s subtree.
-fn probe(n: usize, subproblem: &Subproblem, random: &mut SplitMix) -> f64 {
+fn probe(n: usize, subproblem: &Subproblem, random: &mut SplitMix64) -> f64 {
     with_rules(n, subproblem.family, |rules| {
         let (mut state, mut row) = (subproblem.state, subproblem.row);
         let (mut nodes, mut width) = (1.0, 1.0);
@@ -124,25 +116,6 @@ fn nth_bit(mut bits: u32, k: u32) -> u32 {
         bits &= bits - 1; // drop the lowest
     }
     bits & bits.wrapping_neg()
-}
-
-/// SplitMix64: a small, fast, repeatable generator (Steele, Lea and
-/// Flood), plenty for picking probe paths.
-struct SplitMix(u64);
-
-impl SplitMix {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-
-    /// Uniform in `0..bound` (bound > 0), by multiply-shift.
-    fn below(&mut self, bound: u64) -> u64 {
-        ((u128::from(self.next()) * u128::from(bound)) >> 64) as u64
-    }
 }
 
 #[cfg(test)]

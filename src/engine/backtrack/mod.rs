@@ -7,6 +7,7 @@
 //! family, fixed by (n, symmetry, depth) alone.
 
 pub mod estimate;
+pub mod forecast;
 pub mod kernel;
 pub mod plan;
 pub mod rules;
@@ -18,6 +19,7 @@ use std::ops::Range;
 use self::kernel::{count_scalar, lanes};
 use self::plan::{Plan, Subproblem};
 use super::cpu::{self, Path, Simd};
+use super::forecast::Workload;
 use super::{Engine, EngineId, Fingerprint};
 use crate::problem::Error;
 use crate::reduce::Tally;
@@ -124,5 +126,22 @@ impl Engine for Backtrack {
         items
             .map(|item| self.count_item(item))
             .fold(Tally::default(), Tally::sum)
+    }
+
+    fn simd(&self) -> Simd {
+        self.simd
+    }
+
+    fn subproblems(&self) -> usize {
+        self.plan.len()
+    }
+
+    fn least_one_thread_s(&self) -> f64 {
+        // A plan the forecast cannot make is the workload's to refuse.
+        self.search().least_one_thread_s(self.plan.n).unwrap_or(0.0)
+    }
+
+    fn workload(&self, _budget_s: f64) -> Result<Workload, Error> {
+        self.search().workload(self.plan.n)
     }
 }

@@ -135,7 +135,7 @@ fn sketch_against_count() {
     )
     .unwrap();
     let units = join.order.units();
-    let mut draws = Draws(n as u64);
+    let mut draws = Draws::new(n as u64);
     pool.install(|| {
         let mut done = 0;
         // A random unit of each of 16 times as many stretches of the order

@@ -71,6 +71,7 @@ mod cost;
 mod describe;
 #[cfg(test)]
 mod fit;
+mod forecast;
 mod frames;
 mod glue;
 mod items;
@@ -91,6 +92,7 @@ use self::layout::Order;
 use self::quarter::{QuarterTable, Source};
 pub use self::sketch::Sketch;
 use self::splits::Splits;
+use super::forecast::Workload;
 use super::{Engine, EngineId, Fingerprint};
 use crate::engine::cpu::{self, Path, Simd};
 use crate::problem::{Error, Symmetry};
@@ -355,6 +357,26 @@ impl Engine for Join {
 
     fn items_with_fixed_points(&self) -> Vec<usize> {
         self.order.items_with_fixed_points()
+    }
+
+    fn simd(&self) -> Simd {
+        self.simd
+    }
+
+    fn subproblems(&self) -> usize {
+        self.pair_items()
+    }
+
+    fn planned_bytes(&self) -> Option<u64> {
+        Some(self.memory().total())
+    }
+
+    fn least_one_thread_s(&self) -> f64 {
+        self.least_seconds()
+    }
+
+    fn workload(&self, budget_s: f64) -> Result<Workload, Error> {
+        Ok(self.forecast(budget_s))
     }
 
     fn count(&self, items: Range<usize>) -> Tally {

@@ -7,19 +7,20 @@
 use std::time::Instant;
 
 use super::{burnside, cost, Join};
+use crate::stats::{Moments, SplitMix64};
 
-/// A random number stream for the draws (SplitMix64).
-pub(in crate::engine::join) struct Draws(pub(in crate::engine::join) u64);
+/// The random draws of a sketch: the crate's stream, drawn the ways a
+/// sketch needs.
+pub(in crate::engine::join) struct Draws(SplitMix64);
 
 impl Draws {
-    pub(in crate::engine::join) fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        super::slots::mix(self.0)
+    pub(in crate::engine::join) fn new(seed: u64) -> Draws {
+        Draws(SplitMix64::new(seed))
     }
 
     /// A number in `0..below` (`below` > 0).
     pub(in crate::engine::join) fn below(&mut self, below: usize) -> usize {
-        (self.next() % below as u64) as usize
+        self.0.below_by_remainder(below as u64) as usize
     }
 
     /// `taken` (at most `len`, `len` > 0) places of `0..len` spread evenly
@@ -30,7 +31,7 @@ impl Draws {
         taken: usize,
     ) -> impl Iterator<Item = usize> {
         let stride = len as f64 / taken as f64;
-        let start = self.next() as f64 / u64::MAX as f64 * stride;
+        let start = self.0.unit() * stride;
         (0..taken).map(move |i| ((start + i as f64 * stride) as usize).min(len - 1))
     }
 
@@ -45,7 +46,7 @@ impl Draws {
         units: u64,
     ) -> u64 {
         let (start, end) = (place * units / stretches, (place + 1) * units / stretches);
-        start + self.next() % (end - start).max(1)
+        start + self.0.below_by_remainder((end - start).max(1))
     }
 }
 
@@ -87,7 +88,7 @@ impl Join {
         let clock = Instant::now();
         let order = &self.order;
         let units = order.units();
-        let mut draws = Draws(seed);
+        let mut draws = Draws::new(seed);
         let grid = (samples.max(1) as u64).min(units.max(1));
         let fixed_s = |index: usize| cost::fixed(self.n, index) * 1e-9;
         let (mut seconds, mut glue) = (Vec::new(), 0.0);
@@ -110,10 +111,8 @@ impl Join {
             };
             seconds.push(took);
         }
-        let sampled = seconds.len().max(1) as f64;
-        let mean = seconds.iter().sum::<f64>() / sampled;
-        let variance =
-            seconds.iter().map(|s| (s - mean).powi(2)).sum::<f64>() / (sampled - 1.0).max(1.0);
+        let moments = Moments::of(seconds.iter().copied());
+        let (sampled, mean) = (seconds.len().max(1) as f64, moments.mean());
         let largest_fixed = (0..burnside::items(self.n))
             .map(fixed_s)
             .fold(0.0, f64::max);
@@ -125,10 +124,7 @@ impl Join {
             sampled: seconds.len(),
             sketched_s: clock.elapsed().as_secs_f64(),
             seconds: mean * units as f64,
-            relative_error: match mean > 0.0 {
-                true => variance.sqrt() / mean / sampled.sqrt(),
-                false => 0.0,
-            },
+            relative_error: moments.relative_error(),
             glue_share: match mean > 0.0 {
                 true => glue / sampled / mean,
                 false => 0.0,

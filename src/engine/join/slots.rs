@@ -24,6 +24,7 @@ use super::burnside;
 use super::frames::Frame;
 use super::items::{item_of, wanted, Item};
 use super::splits::spread;
+use crate::stats::mix;
 
 /// The most work items a board is cut into: blocks of slots are made
 /// large enough to stay under it (n = 26: 3 slots an item; n = 32: 144),
@@ -253,13 +254,6 @@ impl Shuffle {
         }
         left << self.half | right
     }
-}
-
-/// A 64-bit mixing function (the finaliser of SplitMix64).
-pub(super) fn mix(mut z: u64) -> u64 {
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
 }
 
 #[cfg(test)]

@@ -416,7 +416,7 @@ mod tests {
     fn a_sketch_of_a_small_half_glues_all_of_it() {
         for n in [10, 11, 12, 13] {
             let join = Join::new(n, Join::fastest(), u64::MAX).unwrap();
-            let mut draws = Draws(1);
+            let mut draws = Draws::new(1);
             let (mut rows, mut cells, mut lower) = (
                 (RowSet::default(), RowSet::default()),
                 [Vec::new(), Vec::new()],

@@ -9,6 +9,7 @@
 use std::time::Instant;
 
 use crate::engine::Engine;
+use crate::stats::Moments;
 
 /// A forecast from a timed sample of items.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -65,14 +66,7 @@ pub fn time_by_cost(engine: &dyn Engine, samples: usize) -> Sampled {
         largest_s = largest_s.max(pace * most);
         paces.push(pace);
     }
-    let mean = paces.iter().sum::<f64>() / paces.len().max(1) as f64;
-    let variance =
-        paces.iter().map(|p| (p - mean).powi(2)).sum::<f64>() / (paces.len().max(2) - 1) as f64;
-    let relative_error = if mean > 0.0 {
-        variance.sqrt() / mean / (paces.len() as f64).sqrt()
-    } else {
-        0.0
-    };
+    let relative_error = Moments::of(paces).relative_error();
     Sampled {
         items,
         sampled,

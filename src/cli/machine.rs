@@ -1,4 +1,5 @@
-//! What a benchmark ran on and with which build: recorded with every result.
+//! The machine a count, a sweep or a rating ran on, and the build: recorded
+//! with every result.
 
 use std::time::{SystemTime, UNIX_EPOCH};
 
@@ -30,8 +31,8 @@ pub struct Machine {
 impl Machine {
     pub fn detect() -> Machine {
         Machine {
-            host: hostname(),
-            cpu_model: cpu_model(),
+            host: nqueens::system::hostname(),
+            cpu_model: nqueens::system::cpu_model(),
             physical_cores: num_cpus::get_physical(),
             logical_cores: num_cpus::get(),
             memory_bytes: nqueens::system::total_memory(),
@@ -92,30 +93,6 @@ fn build_profile() -> String {
     } else {
         format!("{profile} (not optimized for timing)")
     }
-}
-
-fn hostname() -> String {
-    let mut buf = [0u8; 256];
-    // SAFETY: the buffer is valid for its length; gethostname writes at most
-    // that many bytes.
-    let rc = unsafe { libc::gethostname(buf.as_mut_ptr().cast(), buf.len()) };
-    if rc != 0 {
-        return "unknown".to_string();
-    }
-    let end = buf.iter().position(|&b| b == 0).unwrap_or(buf.len());
-    String::from_utf8_lossy(&buf[..end]).into_owned()
-}
-
-fn cpu_model() -> String {
-    std::fs::read_to_string("/proc/cpuinfo")
-        .ok()
-        .and_then(|info| {
-            info.lines()
-                .find(|l| l.starts_with("model name"))
-                .and_then(|l| l.split_once(':'))
-                .map(|(_, model)| model.trim().to_string())
-        })
-        .unwrap_or_else(|| "unknown CPU".to_string())
 }
 
 /// The UTC calendar date of a time, `YYYY-MM-DD`.

@@ -1,0 +1,78 @@
+//! The join's forecast: it has no search tree to probe, so up to
+//! [`LARGEST_SAMPLED`] it times a sample of its own work items
+//! ([`sample::time_within`]), and past it, where one item takes minutes to
+//! days, it sketches a sample of its slots ([`Join::sketch`]).
+
+use super::{Join, LARGEST_SAMPLED};
+use crate::engine::forecast::{Basis, Workload};
+use crate::engine::sample;
+use crate::engine::Engine;
+
+/// The join's items timed at most for a forecast.
+pub const JOIN_SAMPLES: usize = 256;
+
+/// The join's slots sketched at most for a forecast (past
+/// [`LARGEST_SAMPLED`]): most are empty, and a few large ones carry much
+/// of the time, so as many as the budget allows (n = 26: about 500 in
+/// 20 s; from n = 27 the budget stops it first, at about 200).
+pub const JOIN_SKETCHES: usize = 4096;
+
+/// How far a sketch of the join's items ([`Join::sketch`]) strays from
+/// timing them, relative, taken as two standard errors of its own in a
+/// sketched forecast's spread. Measured (results/2026-12-02-vm-sketch,
+/// -sketch-boards): whole boards' sketches 1.09, 1.06 and 1.04 times the
+/// forecast from timing whole items at n = 22, 24 and 25; sketched items
+/// 0.94, 0.985, 1.21 and 0.77 of their whole counts' time at n = 24, 25,
+/// 26 and 27 (24, 16, 5 and 3 items).
+pub const SKETCH_ERROR: f64 = 0.20;
+
+/// The join's seconds per unit of cost on the reference machine's thread:
+/// its units are nanoseconds there ([`Join::costs`]). Counts whose items
+/// add up to less than a quarter of a threshold at this pace (no machine
+/// is 4× faster a thread) are not sampled.
+const FASTEST_S_PER_COST: f64 = 1e-9 / 4.0;
+
+impl Join {
+    /// Seconds on one thread no machine beats: the items' costs at a pace
+    /// four times the reference machine's; infinite past
+    /// [`LARGEST_SAMPLED`], where every count is long.
+    pub(super) fn least_seconds(&self) -> f64 {
+        if self.n > LARGEST_SAMPLED {
+            return f64::INFINITY;
+        }
+        (0..self.items()).map(|i| self.cost(i)).sum::<f64>() * FASTEST_S_PER_COST
+    }
+
+    /// The forecast of every item on one thread: a sample of items timed,
+    /// or past [`LARGEST_SAMPLED`] a sketch of slots, in about `budget_s`.
+    pub(super) fn forecast(&self, budget_s: f64) -> Workload {
+        if self.n > LARGEST_SAMPLED {
+            let sketch = self.sketch(JOIN_SKETCHES, budget_s, self.n as u64);
+            // The sample's spread, and the sketch's own error against
+            // whole counts as two standard errors of its own.
+            return Workload {
+                one_thread_s: sketch.seconds,
+                relative_error: sketch.relative_error.hypot(SKETCH_ERROR / 2.0),
+                basis: Basis::Sketch {
+                    units: sketch.units,
+                    units_per_item: sketch.per_item,
+                    sampled_units: sketch.sampled,
+                    sketched_s: sketch.sketched_s,
+                    glue_share: sketch.glue_share,
+                    largest_item_s: sketch.largest_s,
+                },
+            };
+        }
+        let sampled = sample::time_within(self, JOIN_SAMPLES, budget_s);
+        Workload {
+            one_thread_s: sampled.seconds,
+            relative_error: sampled.relative_error,
+            basis: Basis::Sample {
+                items: sampled.items,
+                sampled_items: sampled.sampled,
+                sampled_s: sampled.sampled_s,
+                largest_item_s: sampled.largest_s,
+            },
+        }
+    }
+}

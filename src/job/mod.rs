@@ -1,0 +1,786 @@
+//! A count, resolved once: the one room that decides what runs.
+//!
+//! [`Job::new`] takes what a command was asked (the board, the
+//! [`Options`], the threads, and how to [`Run`]: plainly, recorded in a
+//! journal, as one shard of many, or over MPI) and settles, once: the
+//! engine (the private `choose`, after a resumed journal's own plan), its
+//! instruction-set path, the backtracker's depth, the memory plan, and what
+//! is refused, naming the flag. Everything after asks the job:
+//! [`Job::describe`] says what will run, [`Job::forecast`] how long it will
+//! take, [`Job::start`] builds the engine on the job's pool and opens the
+//! journal, and [`Started::run`] counts and returns an [`Outcome`].
+//!
+//! `count`, `estimate`, `verify`, `bench`, `audit`, `rate` and the MPI
+//! workers all build their Job here; nothing else picks an engine. This is
+//! the one room above [`exec`](crate::exec) and [`engine`](crate::engine)
+//! that may name both.
+
+mod choice;
+mod count;
+mod options;
+
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, OnceLock};
+use std::time::Instant;
+
+pub use self::choice::{memory_limit, Choice, JoinMemory, JOIN_FROM};
+pub use self::count::{Count, Counted};
+pub use self::options::{Algorithm, Options};
+use crate::engine::any::AnyEngine;
+use crate::engine::backtrack::forecast::Search;
+use crate::engine::backtrack::plan::Plan;
+use crate::engine::backtrack::Backtrack;
+use crate::engine::join::{self, Join};
+use crate::engine::{Engine, EngineId, Fingerprint};
+use crate::exec::forecast::{self, Forecast};
+use crate::exec::journal::{self, Contents, Journal, JournalError};
+use crate::exec::shard::{self, ShardFile};
+use crate::exec::{pool, Phase, Progress};
+use crate::files::{self, FileError};
+use crate::problem::{check_board_size, Error, Symmetry, PROGRAM};
+use crate::reduce::Tally;
+use crate::reference;
+use crate::system;
+
+/// The threads per shard the automatic depth of a sharded count plans for:
+/// every shard gets at least 64 work items for each of them, whatever
+/// machine takes it.
+pub const SHARD_THREADS: usize = 16;
+
+/// How a count runs: plainly on the job's pool (the default), recorded in
+/// a journal it resumes from, as one shard of many, or as rank 0 of an MPI
+/// run.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Run {
+    /// The journal (`--checkpoint`): created, or resumed, whose plan then
+    /// decides the engine, symmetry and depth.
+    pub checkpoint: Option<PathBuf>,
+    /// Count only this shard, written to its file (`--shard I/M --out`).
+    pub shard: Option<ShardRun>,
+    /// Hand the items to this many MPI workers (`--mpi`, rank 0): the
+    /// backtracker's depth is planned for all their threads.
+    pub mpi_workers: Option<usize>,
+}
+
+/// One shard of a count: items cut by cost, the same on every machine.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ShardRun {
+    /// Which shard, `1..=shards`.
+    pub index: usize,
+    /// Of how many.
+    pub shards: usize,
+    /// Where its file goes.
+    pub out: PathBuf,
+}
+
+/// Why a job is refused or fails.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum JobError {
+    /// What counting refuses or fails at (board size, memory, a path this
+    /// CPU lacks, an overflow...).
+    #[error(transparent)]
+    Count(#[from] Error),
+    /// An option that does not apply here, or a value outside its range:
+    /// names the flag that set it.
+    #[error("{flag} {value}: {rule}")]
+    Refused {
+        /// The flag, e.g. `--depth <K>`.
+        flag: &'static str,
+        /// The value given.
+        value: String,
+        /// What is allowed.
+        rule: String,
+    },
+    /// The journal cannot be read, is another count's, or cannot be written.
+    #[error(transparent)]
+    Journal(#[from] JournalError),
+    /// The shard's file cannot be written.
+    #[error("cannot write {}: {source}", path.display())]
+    Write {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        source: FileError,
+    },
+}
+
+impl JobError {
+    /// The library's own error, for a job with no journal and no file (what
+    /// [`count`](crate::count) returns): a refusal of an option becomes the
+    /// error of the value it names.
+    pub fn into_error(self) -> Error {
+        match self {
+            JobError::Count(e) => e,
+            other => Error::ThreadPool {
+                why: format!("unexpected: {other}"),
+            },
+        }
+    }
+}
+
+/// What a job will run, in the words of its report: the algorithm, the
+/// path, and the backtracker's symmetry and depth.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Description {
+    /// The algorithm (never `auto`).
+    pub algorithm: Algorithm,
+    /// The instruction-set path of its engine (`None` for a serial search).
+    pub simd: Option<crate::Simd>,
+    /// The symmetry its search exploits (`none` for a serial search; the
+    /// join's is full).
+    pub symmetry: Symmetry,
+    /// The backtracker's split depth (0 for a serial search; the join's
+    /// quarter side).
+    pub depth: usize,
+    /// Set when `auto` would have taken the join but its memory plan does
+    /// not fit: the backtracker counts instead.
+    pub join_memory: Option<JoinMemory>,
+}
+
+/// A count, resolved: see the [module](self).
+pub struct Job {
+    n: usize,
+    /// A concrete algorithm (never `auto`), and for the backtracker its
+    /// settled depth.
+    options: Options,
+    threads: usize,
+    /// `None`: the pool the job is run from (the library's [`count`](crate::count)).
+    own_pool: Option<OnceLock<rayon::ThreadPool>>,
+    run: Run,
+    join_memory: Option<JoinMemory>,
+    engine: OnceLock<AnyEngine>,
+}
+
+impl Job {
+    /// Resolves a count of the n×n board with `options` on `threads`
+    /// threads (`None`: on the pool the job is started from), run as
+    /// `run` says.
+    ///
+    /// # Errors
+    /// [`JobError::Refused`] naming the flag of an option that does not
+    /// apply or is out of range; [`JobError::Count`] for what counting
+    /// refuses ([`Error::BoardSize`], [`Error::JoinMemory`] for the join
+    /// asked for by name, [`Error::SimdUnavailable`]); a journal to resume
+    /// that cannot be read.
+    pub fn new(
+        n: usize,
+        options: Options,
+        threads: Option<usize>,
+        run: Run,
+    ) -> Result<Job, JobError> {
+        check_board_size(n)?;
+        check_run(&run)?;
+        let own_pool = threads.map(|_| OnceLock::new());
+        let threads = threads.unwrap_or_else(rayon::current_num_threads).max(1);
+        let max_subproblems = options.max_subproblems();
+        // A journal resumed decides the plan: its engine, depth and
+        // symmetry (a file a crash left before its header was whole is a
+        // new one).
+        let planned = match run.checkpoint.as_deref() {
+            Some(path) => {
+                journal::header_of(path, max_subproblems)?.map(|header| header.fingerprint)
+            }
+            None => None,
+        };
+        let mut options = options;
+        if let Some(planned) = planned {
+            if options.algorithm == Algorithm::Auto {
+                options.algorithm = Algorithm::of_engine(planned.engine);
+            }
+            // A symmetry other than the default was asked for: a journal
+            // of another is refused when it opens, naming both.
+            if planned.engine == EngineId::Backtrack && options.symmetry == Symmetry::Full {
+                options.symmetry = planned.symmetry;
+            }
+        }
+        check_options(n, &options, &run)?;
+        let choice = choice::choose(n, &options, threads)?;
+        options.algorithm = choice.algorithm;
+        if let (Some(simd), Some(engine)) = (options.simd, options.algorithm.engine()) {
+            engine.check(simd)?;
+        }
+        if options.algorithm == Algorithm::Parallel && options.depth.is_none() {
+            options.depth = Some(match planned {
+                Some(planned) if planned.engine == EngineId::Backtrack => planned.depth,
+                // Items that must not depend on this machine: shards run
+                // on machines of any size; MPI plans for every worker.
+                _ => {
+                    let planned_threads = match (&run.shard, run.mpi_workers) {
+                        (Some(shard), _) => SHARD_THREADS.saturating_mul(shard.shards),
+                        (None, Some(workers)) => threads.saturating_mul(workers.max(1)),
+                        (None, None) => threads,
+                    };
+                    Plan::auto_depth(n, options.symmetry, planned_threads, max_subproblems)?
+                }
+            });
+        }
+        Ok(Job {
+            n,
+            options,
+            threads,
+            own_pool,
+            run,
+            join_memory: choice.join_memory,
+            engine: OnceLock::new(),
+        })
+    }
+
+    /// The board size.
+    pub fn n(&self) -> usize {
+        self.n
+    }
+
+    /// The threads it counts on (1 for a serial search).
+    pub fn threads(&self) -> usize {
+        match self.options.algorithm.is_parallel() {
+            true => self.threads,
+            false => 1,
+        }
+    }
+
+    /// The options resolved: a concrete algorithm, and the backtracker's
+    /// depth.
+    pub fn options(&self) -> &Options {
+        &self.options
+    }
+
+    /// What will run.
+    pub fn describe(&self) -> Description {
+        let algorithm = self.options.algorithm;
+        let (symmetry, depth) = match algorithm {
+            Algorithm::Parallel => (self.options.symmetry, self.options.depth.unwrap_or(0)),
+            Algorithm::Join => (Symmetry::Full, self.n / 2),
+            _ => (Symmetry::None, 0),
+        };
+        Description {
+            algorithm,
+            simd: algorithm.engine().map(|e| e.simd(self.options.simd)),
+            symmetry,
+            depth,
+            join_memory: self.join_memory,
+        }
+    }
+
+    /// Seconds the join takes to lay out its table and items before its
+    /// first item counts, where that is long enough to say (n >= 22);
+    /// `None` for the backtracker and quick layouts.
+    pub fn layout_seconds(&self) -> Option<f64> {
+        match self.options.algorithm {
+            Algorithm::Join => join::layout_seconds(self.n, rayon::current_num_threads()),
+            _ => None,
+        }
+    }
+
+    /// Whether the join's forecast sketches slots rather than timing whole
+    /// items (its items take minutes to days).
+    pub fn sketches(&self) -> bool {
+        self.options.algorithm == Algorithm::Join && self.n > join::LARGEST_SAMPLED
+    }
+
+    /// The job's own pool, started on first use (`None`: it runs on the
+    /// pool it is called from).
+    ///
+    /// # Errors
+    /// [`Error::ThreadPool`] if its threads cannot start.
+    pub fn pool(&self) -> Result<Option<&rayon::ThreadPool>, Error> {
+        let Some(cell) = &self.own_pool else {
+            return Ok(None);
+        };
+        if cell.get().is_none() {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(self.threads)
+                .build()
+                .map_err(|e| Error::ThreadPool {
+                    why: format!("{} worker threads: {e}", self.threads),
+                })?;
+            let _ = cell.set(pool);
+        }
+        Ok(cell.get())
+    }
+
+    /// Runs `f` on the job's pool.
+    fn install<R: Send>(&self, f: impl FnOnce() -> R + Send) -> Result<R, Error> {
+        Ok(match self.pool()? {
+            Some(pool) => pool.install(f),
+            None => f(),
+        })
+    }
+
+    /// The engine, built once, on the job's pool (planned there: built on
+    /// another thread, the backtracker's plan left the workers about 1 %
+    /// slower); `None` for a serial search.
+    ///
+    /// # Errors
+    /// [`Error::PlanTooLarge`] for a depth whose plan does not fit;
+    /// [`Error::JoinMemory`]; [`Error::ThreadPool`].
+    pub fn engine(&self) -> Result<Option<&AnyEngine>, Error> {
+        if !self.options.algorithm.is_parallel() {
+            return Ok(None);
+        }
+        if let Some(engine) = self.engine.get() {
+            return Ok(Some(engine));
+        }
+        let built = self.install(|| build(self.n, &self.options, self.threads))??;
+        Ok(Some(self.engine.get_or_init(|| built)))
+    }
+
+    /// The fingerprint of its items (`None` for a serial search).
+    ///
+    /// # Errors
+    /// As [`Job::engine`].
+    pub fn fingerprint(&self) -> Result<Option<Fingerprint>, Error> {
+        Ok(self.engine()?.map(|e| e.fingerprint()))
+    }
+
+    /// The forecast of the whole count on its threads, by the engine's own
+    /// method ([`exec::forecast`](crate::exec::forecast)); with
+    /// `longer_than`, `None` for a count that surely takes less (decided
+    /// in milliseconds). Builds the engine (the count's own, kept).
+    ///
+    /// # Errors
+    /// As [`Job::engine`], and what the forecast's planning refuses.
+    pub fn forecast(
+        &self,
+        longer_than: Option<f64>,
+        budget_s: f64,
+    ) -> Result<Option<Forecast>, Error> {
+        let serial = |count: fn(usize) -> u64, fastest_nodes_per_s| Search::Serial {
+            count,
+            fastest_nodes_per_s,
+        };
+        let search = match self.options.algorithm {
+            Algorithm::Set => serial(reference::set_based::count, 1e8),
+            Algorithm::Board => serial(reference::board_scan::count, 2e8),
+            Algorithm::Bitmask => serial(reference::bitmask::count_recursive, 1e9),
+            Algorithm::BitmaskIter => serial(reference::bitmask::count_iterative, 1e9),
+            Algorithm::Auto | Algorithm::Parallel | Algorithm::Join => {
+                let engine = self.engine()?.expect("a pooled algorithm has an engine");
+                return forecast::forecast(engine, self.threads, longer_than, budget_s);
+            }
+        };
+        forecast::forecast_with(
+            self.n,
+            1,
+            longer_than,
+            || search.least_one_thread_s(self.n),
+            || search.workload(self.n),
+        )
+    }
+
+    /// Builds the engine (on the job's pool), opens the journal, and cuts
+    /// out the shard's items: everything but the counting.
+    ///
+    /// # Errors
+    /// As [`Job::engine`]; a journal that cannot be opened or is another
+    /// count's.
+    pub fn start(&self) -> Result<Started<'_>, JobError> {
+        let clock = Instant::now();
+        let Some(engine) = self.engine()? else {
+            return Ok(Started {
+                job: self,
+                engine: None,
+                items: 0..1,
+                journal: None,
+                clock,
+            });
+        };
+        let items = match &self.run.shard {
+            Some(shard) => shard::ranges(engine, shard.shards)[shard.index - 1].clone(),
+            None => 0..engine.items(),
+        };
+        let journal = match self.run.checkpoint.as_deref() {
+            Some(path) => {
+                let (journal, contents) = Journal::open(path, engine, items.clone())?;
+                Some((Arc::new(journal), contents))
+            }
+            None => None,
+        };
+        Ok(Started {
+            job: self,
+            engine: Some(engine),
+            items,
+            journal,
+            clock,
+        })
+    }
+
+    /// Counts the whole board and returns its [`Count`]: [`Job::start`]
+    /// and [`Started::run`] for a job that writes no file.
+    ///
+    /// # Errors
+    /// As [`Job::start`] and [`Started::run`].
+    pub fn count(&self, progress: Progress<'_>) -> Result<Count, JobError> {
+        match self.start()?.run(progress)? {
+            Outcome::Count { count, .. } => Ok(count),
+            Outcome::Shard { file, .. } => Err(JobError::Refused {
+                flag: "--shard <I/M>",
+                value: format!("{}/{}", file.shard[0], file.shard[1]),
+                rule: "counts a part: read its file".to_string(),
+            }),
+        }
+    }
+
+    /// The plan an MPI run sends its workers: `[n, symmetry, depth, join?,
+    /// 1]` (a last word of 0 means "no plan": the workers stop).
+    pub fn plan_words(&self) -> [u64; 5] {
+        let symmetry = Symmetry::ALL
+            .iter()
+            .position(|&s| s == self.options.symmetry)
+            .unwrap_or(0);
+        [
+            self.n as u64,
+            symmetry as u64,
+            self.options.depth.unwrap_or(0) as u64,
+            u64::from(self.options.algorithm == Algorithm::Join),
+            1,
+        ]
+    }
+
+    /// The job of an MPI worker from rank 0's [`Job::plan_words`], on
+    /// `threads` threads, with `options`' path and memory limit.
+    ///
+    /// # Errors
+    /// As [`Job::new`], for words no plan of this program sends.
+    pub fn from_plan_words(
+        words: [u64; 5],
+        options: Options,
+        threads: usize,
+    ) -> Result<Job, JobError> {
+        let symmetry = *Symmetry::ALL
+            .get(words[1] as usize)
+            .ok_or(Error::BoardSize { n: 0 })?;
+        let (algorithm, depth) = match words[3] {
+            1 => (Algorithm::Join, None),
+            _ => (Algorithm::Parallel, Some(words[2] as usize)),
+        };
+        let options = Options {
+            algorithm,
+            symmetry,
+            depth,
+            ..options
+        };
+        Job::new(words[0] as usize, options, Some(threads), Run::default())
+    }
+
+    /// The [`Count`] of a tally of every item, counted elsewhere (MPI) on
+    /// `threads` threads in all.
+    ///
+    /// # Errors
+    /// As [`Count::of_engine`]; as [`Job::engine`].
+    pub fn count_of(&self, tally: Tally, threads: usize, elapsed_s: f64) -> Result<Count, Error> {
+        let engine = self.engine()?.expect("a pooled count has an engine");
+        Count::of_engine(engine, tally, threads, elapsed_s)
+    }
+}
+
+/// A job whose engine is built and journal opened, about to count.
+pub struct Started<'a> {
+    job: &'a Job,
+    engine: Option<&'a AnyEngine>,
+    items: std::ops::Range<usize>,
+    journal: Option<(Arc<Journal>, Contents)>,
+    /// Since the start: a count's time includes building its engine.
+    clock: Instant,
+}
+
+impl Started<'_> {
+    /// The engine (`None` for a serial search).
+    pub fn engine(&self) -> Option<&AnyEngine> {
+        self.engine
+    }
+
+    /// Seconds since [`Job::start`] (a count's time includes its planning).
+    pub fn elapsed_s(&self) -> f64 {
+        self.clock.elapsed().as_secs_f64()
+    }
+
+    /// The share of the whole count this run still does, by the items'
+    /// estimated cost: 1 for a plain count, less for a shard or a journal
+    /// resumed.
+    pub fn share(&self) -> f64 {
+        let Some(engine) = self.engine else {
+            return 1.0;
+        };
+        if self.journal.is_none() && self.job.run.shard.is_none() {
+            return 1.0;
+        }
+        let cost =
+            |items: &mut dyn Iterator<Item = usize>| items.map(|i| engine.cost(i)).sum::<f64>();
+        let todo = match &self.journal {
+            Some((_, contents)) => cost(&mut contents.remaining()),
+            None => cost(&mut self.items.clone()),
+        };
+        todo / cost(&mut (0..engine.items())).max(1e-9)
+    }
+
+    /// The journal, to flush when the process is told to stop.
+    pub fn journal(&self) -> Option<Arc<Journal>> {
+        self.journal
+            .as_ref()
+            .map(|(journal, _)| Arc::clone(journal))
+    }
+
+    /// The journal and what it held when opened (for an executor of its
+    /// own, MPI's).
+    pub fn journal_contents(&self) -> Option<(&Journal, &Contents)> {
+        self.journal
+            .as_ref()
+            .map(|(journal, contents)| (&**journal, contents))
+    }
+
+    /// The items a resumed journal had done already.
+    pub fn resumed(&self) -> Option<usize> {
+        self.journal
+            .as_ref()
+            .map(|(_, contents)| contents.done_items())
+    }
+
+    /// Counts, on the job's pool, reporting `progress`; a shard's file is
+    /// written before this returns.
+    ///
+    /// # Errors
+    /// [`Error::Overflow`] if a sum saturated; a journal that cannot be
+    /// written; a shard file that cannot.
+    pub fn run(self, progress: Progress<'_>) -> Result<Outcome, JobError> {
+        let job = self.job;
+        let Some(engine) = self.engine else {
+            return Ok(Outcome::Count {
+                count: count_serially(job.n, job.options.algorithm, self.clock, progress)?,
+                resumed: None,
+            });
+        };
+        let resumed = self.resumed();
+        let tally = job.install(|| match &self.journal {
+            Some((journal, contents)) => journal::count(engine, journal, contents, progress),
+            None => Ok(pool::count_items(engine, self.items.clone(), progress)),
+        })??;
+        let elapsed_s = self.clock.elapsed().as_secs_f64();
+        match &job.run.shard {
+            Some(run) => {
+                let file = shard_file(engine, run, self.items, tally, job.threads, elapsed_s)?;
+                files::write_atomically(&run.out, file.to_text().as_bytes()).map_err(|source| {
+                    JobError::Write {
+                        path: run.out.clone(),
+                        source,
+                    }
+                })?;
+                Ok(Outcome::Shard { file, resumed })
+            }
+            None => Ok(Outcome::Count {
+                count: Count::of_engine(engine, tally, job.threads, elapsed_s)?,
+                resumed,
+            }),
+        }
+    }
+}
+
+/// What a job did. (One a count: its size does not matter.)
+#[derive(Clone, Debug)]
+#[allow(clippy::large_enum_variant)]
+#[non_exhaustive]
+pub enum Outcome {
+    /// The whole board counted.
+    Count {
+        /// The count.
+        count: Count,
+        /// The items a resumed journal had done already.
+        resumed: Option<usize>,
+    },
+    /// One shard counted, its file written.
+    Shard {
+        /// What the file holds.
+        file: ShardFile,
+        /// The items a resumed journal had done already.
+        resumed: Option<usize>,
+    },
+}
+
+/// The engine `options` (a concrete algorithm) say, at the depth they
+/// settled.
+fn build(n: usize, options: &Options, threads: usize) -> Result<AnyEngine, Error> {
+    if options.algorithm == Algorithm::Join {
+        let simd = EngineId::Join.simd(options.simd);
+        return Ok(AnyEngine::Join(Join::new(n, simd, memory_limit(options))?));
+    }
+    let simd = EngineId::Backtrack.simd(options.simd);
+    let limit = options.max_subproblems();
+    let plan = match options.depth {
+        Some(depth) => Plan::within(n, depth, options.symmetry, limit)?,
+        None => Plan::auto_within(n, options.symmetry, threads, limit)?,
+    };
+    Ok(AnyEngine::Backtrack(Backtrack::new(plan, simd)?))
+}
+
+/// A serial textbook search of the whole board: one piece of work on this
+/// thread.
+fn count_serially(
+    n: usize,
+    algorithm: Algorithm,
+    start: Instant,
+    progress: Progress<'_>,
+) -> Result<Count, Error> {
+    let total = match algorithm {
+        Algorithm::Set => reference::set_based::count(n),
+        Algorithm::Board => reference::board_scan::count(n),
+        Algorithm::Bitmask => reference::bitmask::count_recursive(n),
+        _ => reference::bitmask::count_iterative(n),
+    };
+    progress(Phase::Counting { done: 1, items: 1 });
+    // The serial counters saturate their u64 instead of wrapping.
+    if total == u64::MAX {
+        return Err(Error::Overflow { n });
+    }
+    Ok(Count {
+        n,
+        total: u128::from(total),
+        algorithm,
+        symmetry: Symmetry::None,
+        threads: 1,
+        depth: 0,
+        subproblems: 1,
+        items: 1,
+        unique: None,
+        classes: None,
+        simd: None,
+        planned_bytes: None,
+        peak_bytes: system::peak_memory(),
+        elapsed_s: start.elapsed().as_secs_f64(),
+    })
+}
+
+/// The file of a finished shard.
+fn shard_file(
+    engine: &AnyEngine,
+    run: &ShardRun,
+    items: std::ops::Range<usize>,
+    tally: Tally,
+    threads: usize,
+    elapsed_s: f64,
+) -> Result<ShardFile, Error> {
+    let fingerprint = engine.fingerprint();
+    // A saturated sum is no count.
+    let total = tally.total_checked(fingerprint.n)?;
+    Ok(ShardFile {
+        kind: shard::KIND.to_string(),
+        format: shard::FORMAT,
+        fingerprint,
+        shard: [run.index, run.shards],
+        items: [items.start, items.end],
+        total_items: engine.items(),
+        tally,
+        total: total.to_string(),
+        classes: fingerprint.part_classes(&tally),
+        elapsed_s,
+        threads,
+        simd: engine.simd().to_string(),
+        host: system::hostname(),
+        cpu: system::cpu_model(),
+        program: PROGRAM.to_string(),
+        seal: String::new(),
+    })
+}
+
+/// Refuses, before any work, a file the run could not write when it ends,
+/// and a shard result that would overwrite its own journal.
+fn check_run(run: &Run) -> Result<(), JobError> {
+    let unfit = |path: &Path, flag: &'static str| {
+        files::check_destination(path).map_err(|e| JobError::Refused {
+            flag,
+            value: path.display().to_string(),
+            rule: match e {
+                FileError::Unfit(why) => why,
+                FileError::Io(e) => format!("cannot be written: {e}"),
+            },
+        })
+    };
+    if let Some(journal) = &run.checkpoint {
+        unfit(journal, "--checkpoint <FILE>")?;
+    }
+    if let Some(shard) = &run.shard {
+        unfit(&shard.out, "--out <FILE>")?;
+        if let Some(journal) = run
+            .checkpoint
+            .as_deref()
+            .filter(|j| files::same_file(j, &shard.out))
+        {
+            return Err(JobError::Refused {
+                flag: "--out <FILE>",
+                value: shard.out.display().to_string(),
+                rule: format!(
+                    "is the --checkpoint journal {} (or a link to it): the shard's result \
+                     would overwrite the journal; write it to another file",
+                    journal.display()
+                ),
+            });
+        }
+        if !(1..=shard.shards).contains(&shard.index) {
+            return Err(JobError::Refused {
+                flag: "--shard <I/M>",
+                value: format!("{}/{}", shard.index, shard.shards),
+                rule: "needs 1 <= I <= M".to_string(),
+            });
+        }
+    }
+    if run.mpi_workers == Some(0) {
+        return Err(JobError::Refused {
+            flag: "--mpi",
+            value: "true".to_string(),
+            rule: "needs at least 2 MPI ranks: rank 0 hands out the work, the others count"
+                .to_string(),
+        });
+    }
+    Ok(())
+}
+
+/// Refuses the options that do not go together: a depth out of range; a
+/// depth or symmetry with the join, which has neither; a run only the pooled
+/// engines do (a journal, a shard, MPI) with a serial search. (The serial
+/// searches ignore the pooled engines' options.)
+fn check_options(n: usize, options: &Options, run: &Run) -> Result<(), JobError> {
+    if let Some(depth) = options.depth {
+        if !(1..=n).contains(&depth) {
+            return Err(Error::Depth { depth, n }.into());
+        }
+    }
+    let refuse = |flag, value: String, applies_to| JobError::Refused {
+        flag,
+        value,
+        rule: format!(
+            "applies only to --algo {applies_to}, not {}",
+            options.algorithm
+        ),
+    };
+    if options.algorithm == Algorithm::Join {
+        if let Some(depth) = options.depth {
+            return Err(refuse("--depth <K>", depth.to_string(), "parallel"));
+        }
+        if options.symmetry != Symmetry::Full {
+            let symmetry = options.symmetry.to_string();
+            return Err(refuse("--symmetry <S>", symmetry, "parallel"));
+        }
+    }
+    if !options.algorithm.is_parallel() {
+        let pooled_only = [
+            (
+                "--checkpoint <FILE>",
+                run.checkpoint.as_ref().map(|p| p.display().to_string()),
+            ),
+            (
+                "--shard <I/M>",
+                run.shard
+                    .as_ref()
+                    .map(|s| format!("{}/{}", s.index, s.shards)),
+            ),
+            ("--mpi", run.mpi_workers.map(|_| "true".to_string())),
+        ];
+        if let Some((flag, value)) = pooled_only
+            .into_iter()
+            .find_map(|(flag, value)| value.map(|v| (flag, v)))
+        {
+            return Err(refuse(flag, value, "parallel or join"));
+        }
+    }
+    Ok(())
+}

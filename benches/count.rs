@@ -35,10 +35,7 @@ fn count_checked(n: usize, options: &Options) -> u128 {
 }
 
 fn with(algorithm: Algorithm) -> Options {
-    Options {
-        algorithm,
-        ..Options::default()
-    }
+    Options::default().with_algorithm(algorithm)
 }
 
 /// Boards past this size take long enough per call for flat sampling and a
@@ -138,10 +135,7 @@ fn symmetry(c: &mut Criterion) {
     for n in [13, 15] {
         sampling_for(&mut group, n);
         for symmetry in [Symmetry::None, Symmetry::Mirror, Symmetry::Full] {
-            let options = Options {
-                symmetry,
-                ..with(Algorithm::Parallel)
-            };
+            let options = (with(Algorithm::Parallel)).with_symmetry(symmetry);
             group.bench_with_input(BenchmarkId::new(symmetry.name(), n), &n, |b, &n| {
                 b.iter(|| one.install(|| count_checked(n, &options)))
             });

@@ -15,8 +15,14 @@
 //! assert_eq!(eight.algorithm, Algorithm::Parallel); // what `Algorithm::Auto` chose
 //! assert_eq!(count(14, &Options::default())?.algorithm, Algorithm::Join);
 //!
-//! let by_the_book = Options { algorithm: Algorithm::Set, ..Options::default() };
+//! let by_the_book = Options::default().with_algorithm(Algorithm::Set);
 //! assert_eq!(count(8, &by_the_book)?.total, 92);
+//!
+//! // What `nqueens count 12 --threads 2` runs, resolved once, then counted.
+//! let job = nqueens::Job::new(12, Options::default(), Some(2), nqueens::Run::default())
+//!     .map_err(nqueens::JobError::into_error)?;
+//! assert_eq!(job.describe().algorithm, Algorithm::Join);
+//! assert_eq!(job.count(&|_| {}).map_err(nqueens::JobError::into_error)?.total, 14_200);
 //!
 //! // Every solution, streamed in lexicographic order of the column vectors.
 //! let first = nqueens::solutions(4)?.next().unwrap();

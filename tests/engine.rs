@@ -75,13 +75,11 @@ fn every_kernel_agrees_with_the_serial_search_for_every_thread_count_depth_and_s
             for depth in 1..=n {
                 for symmetry in SYMMETRIES {
                     for &kernel in &kernels {
-                        let options = Options {
-                            algorithm: Algorithm::Parallel,
-                            symmetry,
-                            depth: Some(depth),
-                            simd: Some(kernel),
-                            ..Options::default()
-                        };
+                        let options = Options::default()
+                            .with_algorithm(Algorithm::Parallel)
+                            .with_symmetry(symmetry)
+                            .with_depth(Some(depth))
+                            .with_simd(Some(kernel));
                         let result = pool.install(|| count(n, &options)).unwrap();
                         let case =
                             format!("n={n} depth={depth} threads={threads} {symmetry} {kernel}");
@@ -131,10 +129,7 @@ fn progress_reports_planning_then_every_work_item_once() {
     for kernel in kernels_under_test("progress_reports_planning_then_every_work_item_once") {
         let seen = std::sync::Mutex::new(Vec::new());
         let record = |phase| seen.lock().unwrap().push(phase);
-        let options = Options {
-            simd: Some(kernel),
-            ..Options::default()
-        };
+        let options = Options::default().with_simd(Some(kernel));
         let result = pool_of(3)
             .install(|| nqueens::count_with_progress(12, &options, &record))
             .unwrap();

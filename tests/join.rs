@@ -10,24 +10,14 @@ mod common;
 use common::{json_of, nqueens, rejects, start_and_kill};
 
 fn join() -> Options {
-    Options {
-        algorithm: Algorithm::Join,
-        ..Options::default()
-    }
+    Options::default().with_algorithm(Algorithm::Join)
 }
 
 #[test]
 fn every_board_to_fourteen_matches_oeis_and_the_backtracking_engine() {
     for n in 1..=14 {
         let joined = count(n, &join()).unwrap();
-        let searched = count(
-            n,
-            &Options {
-                algorithm: Algorithm::Parallel,
-                ..Options::default()
-            },
-        )
-        .unwrap();
+        let searched = count(n, &Options::default().with_algorithm(Algorithm::Parallel)).unwrap();
         assert_eq!(Some(joined.total), known_total(n), "n = {n}");
         assert_eq!(joined.unique, known_unique(n), "n = {n}");
         assert_eq!(joined.total, searched.total, "n = {n}");

@@ -10,10 +10,7 @@ fn total(n: usize, options: Options) -> u128 {
 }
 
 fn with_algorithm(algorithm: Algorithm) -> Options {
-    Options {
-        algorithm,
-        ..Options::default()
-    }
+    Options::default().with_algorithm(algorithm)
 }
 
 fn pool(threads: usize) -> rayon::ThreadPool {
@@ -86,10 +83,7 @@ fn board_sizes_outside_the_range_are_errors_not_panics() {
         }
         assert!(nqueens::solutions(n).is_err());
     }
-    let too_deep = Options {
-        depth: Some(9),
-        ..Options::default()
-    };
+    let too_deep = Options::default().with_depth(Some(9));
     assert_eq!(
         count(8, &too_deep),
         Err(nqueens::Error::Depth { depth: 9, n: 8 })
@@ -100,10 +94,7 @@ fn board_sizes_outside_the_range_are_errors_not_panics() {
 fn every_symmetry_mode_matches_a000170_up_to_fourteen() {
     for symmetry in [Symmetry::None, Symmetry::Mirror, Symmetry::Full] {
         for n in 1..=14 {
-            let options = Options {
-                symmetry,
-                ..Options::default()
-            };
+            let options = Options::default().with_symmetry(symmetry);
             assert_eq!(
                 total(n, options),
                 known_total(n).unwrap(),
@@ -129,10 +120,7 @@ fn symmetry_classes_match_a_brute_force_classifier_up_to_ten() {
     for n in 1..=10 {
         let brute = classify_by_enumeration(n);
         for depth in 1..=n {
-            let options = Options {
-                depth: Some(depth),
-                ..Options::default()
-            };
+            let options = Options::default().with_depth(Some(depth));
             let result = count(n, &options).unwrap();
             assert_eq!(result.classes, Some(brute), "n = {n} depth = {depth}");
         }
@@ -151,10 +139,7 @@ fn the_brute_force_classifier_agrees_with_oeis() {
 #[test]
 fn only_full_symmetry_reports_unique_solutions() {
     for symmetry in [Symmetry::None, Symmetry::Mirror] {
-        let options = Options {
-            symmetry,
-            ..Options::default()
-        };
+        let options = Options::default().with_symmetry(symmetry);
         let result = count(9, &options).unwrap();
         assert_eq!((result.unique, result.classes), (None, None));
     }

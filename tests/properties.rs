@@ -21,10 +21,10 @@ proptest! {
         threads in 1usize..=4,
         symmetry in symmetry(),
     ) {
-        let reference = count(n, &Options { algorithm: Algorithm::Set, ..Options::default() })
+        let reference = count(n, &Options::default().with_algorithm(Algorithm::Set))
             .unwrap()
             .total;
-        let options = Options { algorithm: Algorithm::Parallel, symmetry, depth: Some(depth), ..Options::default() };
+        let options = Options::default().with_algorithm(Algorithm::Parallel).with_symmetry(symmetry).with_depth(Some(depth));
         let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
         let parallel = pool.install(|| count(n, &options)).unwrap();
         prop_assert_eq!(parallel.total, reference);
@@ -57,9 +57,9 @@ proptest! {
         threads in 1usize..=4,
     ) {
         let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
-        let options = Options { depth: Some(depth), ..Options::default() };
+        let options = Options::default().with_depth(Some(depth));
         let split = pool.install(|| count(n, &options)).unwrap();
-        let whole = count(n, &Options { depth: Some(1), ..Options::default() }).unwrap();
+        let whole = count(n, &Options::default().with_depth(Some(1))).unwrap();
         prop_assert_eq!(split.classes, whole.classes);
         prop_assert_eq!(split.total, whole.total);
     }
@@ -91,7 +91,7 @@ fn shards_of(
                 total_items: engine.items(),
                 tally,
                 total: tally.total().to_string(),
-                classes: shard::classes(&engine.fingerprint(), &tally),
+                classes: engine.fingerprint().part_classes(&tally),
                 elapsed_s: 0.0,
                 threads: 1,
                 simd: "none".to_string(),
@@ -117,7 +117,7 @@ proptest! {
     ) {
         use nqueens::exec::merge::{merge, MergeError};
         use nqueens::Engine;
-        let job = nqueens::Job::new(n, Options { depth: Some(3), ..Options::default() }, Some(1), nqueens::Run::default()).unwrap();
+        let job = nqueens::Job::new(n, Options::default().with_depth(Some(3)), Some(1), nqueens::Run::default()).unwrap();
         let engine = job.engine().unwrap().unwrap();
         let items = engine.items();
         let tallies: Vec<nqueens::Tally> = (0..items).map(|i| engine.count(i..i + 1)).collect();

@@ -9,17 +9,11 @@ use nqueens::{count, Algorithm, Options, Symmetry};
 fn the_bitmask_algorithms_and_every_symmetry_match_oeis_at_fifteen_and_sixteen() {
     for n in 15..=16 {
         for algorithm in [Algorithm::Bitmask, Algorithm::BitmaskIter] {
-            let options = Options {
-                algorithm,
-                ..Options::default()
-            };
+            let options = Options::default().with_algorithm(algorithm);
             assert_eq!(count(n, &options).unwrap().total, known_total(n).unwrap());
         }
         for symmetry in [Symmetry::None, Symmetry::Mirror, Symmetry::Full] {
-            let options = Options {
-                symmetry,
-                ..Options::default()
-            };
+            let options = Options::default().with_symmetry(symmetry);
             let result = count(n, &options).unwrap();
             assert_eq!(result.total, known_total(n).unwrap(), "{symmetry} n = {n}");
             if symmetry == Symmetry::Full {
@@ -34,10 +28,7 @@ fn the_bitmask_algorithms_and_every_symmetry_match_oeis_at_fifteen_and_sixteen()
 fn the_textbook_solvers_match_a000170_at_thirteen_and_fourteen() {
     for n in 13..=14 {
         for algorithm in [Algorithm::Set, Algorithm::Board] {
-            let options = Options {
-                algorithm,
-                ..Options::default()
-            };
+            let options = Options::default().with_algorithm(algorithm);
             assert_eq!(count(n, &options).unwrap().total, known_total(n).unwrap());
         }
     }
@@ -46,10 +37,7 @@ fn the_textbook_solvers_match_a000170_at_thirteen_and_fourteen() {
 #[test]
 #[ignore = "slow: a minute on 2 cores; run by scripts/slow-tests.sh"]
 fn full_symmetry_matches_oeis_at_seventeen() {
-    let parallel = Options {
-        algorithm: Algorithm::Parallel,
-        ..Options::default()
-    };
+    let parallel = Options::default().with_algorithm(Algorithm::Parallel);
     let result = count(17, &parallel).unwrap();
     assert_eq!(result.total, known_total(17).unwrap());
     assert_eq!(result.unique, known_unique(17));
@@ -64,11 +52,9 @@ fn the_join_matches_oeis_from_fifteen_to_eighteen_on_every_path() {
             continue;
         }
         for n in 15..=18 {
-            let options = Options {
-                algorithm: Algorithm::Join,
-                simd: Some(path.simd),
-                ..Options::default()
-            };
+            let options = Options::default()
+                .with_algorithm(Algorithm::Join)
+                .with_simd(Some(path.simd));
             let result = count(n, &options).unwrap();
             assert_eq!(
                 result.total,
@@ -92,12 +78,10 @@ fn the_backtracker_matches_oeis_at_fifteen_and_sixteen_on_every_path_and_symmetr
         }
         for n in 15..=16 {
             for symmetry in [Symmetry::None, Symmetry::Mirror, Symmetry::Full] {
-                let options = Options {
-                    algorithm: Algorithm::Parallel,
-                    symmetry,
-                    simd: Some(path.simd),
-                    ..Options::default()
-                };
+                let options = Options::default()
+                    .with_algorithm(Algorithm::Parallel)
+                    .with_symmetry(symmetry)
+                    .with_simd(Some(path.simd));
                 let result = count(n, &options).unwrap();
                 let what = format!("n = {n}, {symmetry}, {}", path.simd);
                 assert_eq!(result.total, known_total(n).unwrap(), "{what}");

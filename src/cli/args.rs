@@ -54,13 +54,12 @@ impl JobFlags {
             None if self.symmetry.is_some() && !resumable => Algorithm::Parallel,
             None => Algorithm::Auto,
         };
-        Options {
-            algorithm,
-            symmetry: self.symmetry.unwrap_or_default(),
-            depth: self.depth,
-            simd: self.simd.path(),
-            max_memory: self.max_memory,
-        }
+        Options::default()
+            .with_algorithm(algorithm)
+            .with_symmetry(self.symmetry.unwrap_or_default())
+            .with_depth(self.depth)
+            .with_simd(self.simd.path())
+            .with_max_memory(self.max_memory)
     }
 
     /// The threads asked for, else every logical core.

@@ -11,14 +11,14 @@
 use std::io::{self, IsTerminal, Write};
 use std::time::{Instant, SystemTime, UNIX_EPOCH};
 
-use nqueens::engine::join::{Join, LARGEST_N, SMALLEST_JOINED};
+use nqueens::engine::join::{LARGEST_N, SMALLEST_JOINED};
 use nqueens::engine::recount;
 use nqueens::stats::SplitMix64;
-use nqueens::Engine;
+use nqueens::{Algorithm, AnyEngine, Engine, Job, Options, Run};
 use serde::Serialize;
 
 use super::args::{parse_threads, SimdFlag};
-use super::errors::usage_error;
+use super::errors::{job_error, usage_error};
 use super::report::print;
 use super::{thread_pool, Mismatch, UsageError};
 
@@ -114,7 +114,6 @@ pub fn run(args: AuditArgs) -> anyhow::Result<()> {
         ),
         Err(_) => None,
     };
-    let simd = args.simd.path().unwrap_or_else(Join::fastest);
     let pool = thread_pool(args.threads)?;
     let threads = pool.current_num_threads();
     let seed = args.seed.unwrap_or_else(|| {
@@ -129,15 +128,16 @@ pub fn run(args: AuditArgs) -> anyhow::Result<()> {
             args.n
         );
     }
-    let join = pool
-        .install(|| {
-            Join::new(
-                args.n,
-                simd,
-                nqueens::available_memory().unwrap_or(u64::MAX),
-            )
-        })
-        .map_err(usage_error)?;
+    // The join's job, as `count --algo join` resolves it, on this pool.
+    let options = Options::default()
+        .with_algorithm(Algorithm::Join)
+        .with_simd(args.simd.path());
+    let job = pool
+        .install(|| Job::new(args.n, options, None, Run::default()))
+        .map_err(job_error)?;
+    let Some(AnyEngine::Join(join)) = pool.install(|| job.engine()).map_err(usage_error)? else {
+        unreachable!("a join job counts with the join")
+    };
     // The pair items' indices (the fixed-point searches lie among them).
     let pairs: Vec<usize> = (0..join.items()).filter(|&i| join.joins_pairs(i)).collect();
     let chosen = choose(pairs.len(), args.items, seed);

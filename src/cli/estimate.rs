@@ -245,6 +245,7 @@ fn write_text(e: &Estimate, out: &mut dyn Write) -> io::Result<()> {
                 "  largest item {largest} (no count on any number of threads ends sooner)"
             )?;
         }
+        _ => writeln!(out, "  basis        {}", f.size())?,
     }
     writeln!(
         out,

@@ -19,16 +19,15 @@ use std::time::{Duration, Instant};
 
 use nqueens::engine::backtrack::Backtrack;
 use nqueens::engine::EngineId;
-use nqueens::exec::rate::{self, Part, WrongCount};
-use nqueens::{oeis, Engine, Join, Plan, Simd, Symmetry};
+use nqueens::exec::rate::{self, Part, Point, WrongCount};
+use nqueens::{oeis, Algorithm, Engine, Job, Options, Run, Simd};
 use serde::{Deserialize, Serialize};
 
 use super::args::{parse_threads, SimdFlag};
-use super::errors::usage_error;
+use super::errors::{job_error, usage_error};
 use super::machine::Machine;
 use super::{write_atomically, Mismatch, UsageError};
 use nqueens::problem::printable;
-use nqueens::stats::Moments;
 
 /// The version of the rating: bumped whenever the workload changes, or a
 /// change moves the development machine's rating by more than 1%. Ratings
@@ -48,10 +47,6 @@ pub const SEARCH_DEPTH: usize = 4;
 
 /// Each part's window in a pass.
 const WINDOW: Duration = Duration::from_millis(500);
-/// A point is settled when its rating's standard error is under this.
-const SETTLED_SPREAD: f64 = 0.01;
-/// Passes a point takes at least.
-const MIN_PASSES: usize = 3;
 /// Seconds the passes may take in all, and per point at most.
 const BUDGET_S: f64 = 48.0;
 const POINT_BUDGET_S: f64 = 24.0;
@@ -102,25 +97,6 @@ pub struct Workload {
 pub struct Paths {
     pub join: Simd,
     pub backtracking: Simd,
-}
-
-/// The rating on one thread count.
-#[derive(Clone, Copy, Debug, Serialize, Deserialize)]
-pub struct Point {
-    pub threads: usize,
-    /// The geometric mean of the parts' units per second.
-    pub rating: f64,
-    pub join: f64,
-    pub backtracking: f64,
-    /// The standard error of the rating (the mean of its passes),
-    /// relative to it.
-    pub spread: f64,
-    /// The mean rating of the second half of the passes over the first
-    /// half's, less 1: the machine's speed moving while it was rated.
-    pub drift: f64,
-    pub passes: usize,
-    /// Whether the spread came under 1% within the time budget.
-    pub settled: bool,
 }
 
 /// The longest saved rating `--compare` reads: a few kilobytes of fields,
@@ -201,16 +177,21 @@ pub fn run(args: RateArgs) -> anyhow::Result<()> {
     let started = Instant::now();
     let window = window()?;
     let (join_simd, search_simd) = paths(args.simd.path())?;
-    let join = Join::new(JOIN_N, join_simd, u64::MAX).map_err(usage_error)?;
-    let plan = Plan::new(SEARCH_N, SEARCH_DEPTH, Symmetry::Full).map_err(usage_error)?;
-    let search = Backtrack::new(plan, search_simd).map_err(usage_error)?;
+    // One job per engine, on the fixed units: a whole board each.
+    let join = unit_job(JOIN_N, Algorithm::Join, None, join_simd)?;
+    let search = unit_job(
+        SEARCH_N,
+        Algorithm::Parallel,
+        Some(SEARCH_DEPTH),
+        search_simd,
+    )?;
     let parts = [
         Part {
-            engine: &join as &dyn Engine,
+            engine: unit_engine(&join)?,
             expected: expected(JOIN_N),
         },
         Part {
-            engine: &search,
+            engine: unit_engine(&search)?,
             expected: expected(SEARCH_N),
         },
     ];
@@ -234,9 +215,9 @@ pub fn run(args: RateArgs) -> anyhow::Result<()> {
     }
     // A short pass first: caches, page faults and clocks settle.
     for part in &parts {
-        pass(part, counts[0], window / 4)?;
+        rate::pass(part, counts[0], window / 4).map_err(wrong)?;
     }
-    let points = rate_points(&parts, &counts, window, budget_s)?;
+    let points = rate::points(&parts, &counts, window, budget_s).map_err(wrong)?;
     let rating = summarize(
         machine,
         Paths {
@@ -316,74 +297,37 @@ fn paths(asked: Option<Simd>) -> anyhow::Result<(Simd, Simd)> {
     Ok((join, search))
 }
 
+/// The job of a rating unit: a whole board, by one engine, on one path.
+fn unit_job(
+    n: usize,
+    algorithm: Algorithm,
+    depth: Option<usize>,
+    simd: Simd,
+) -> anyhow::Result<Job> {
+    let options = Options::default()
+        .with_algorithm(algorithm)
+        .with_depth(depth)
+        .with_simd(Some(simd))
+        .with_max_memory(Some(u64::MAX));
+    Job::new(n, options, None, Run::default()).map_err(job_error)
+}
+
+/// The engine a unit's job counts with.
+fn unit_engine(job: &Job) -> anyhow::Result<&dyn Engine> {
+    let engine = job.engine().map_err(usage_error)?;
+    Ok(engine.expect("a rating unit is pooled").as_dyn())
+}
+
 fn expected(n: usize) -> u128 {
     oeis::known_total(n).expect("the rating's boards are in A000170")
 }
 
-/// One pass of one part; a wrong count fails the rating.
-fn pass(part: &Part<'_>, threads: usize, window: Duration) -> anyhow::Result<f64> {
-    rate::pass(part, threads, window).map_err(|WrongCount { expected, counted }| {
-        Mismatch(format!(
-            "a rating unit counted {counted} solutions where A000170 has {expected}"
-        ))
-        .into()
-    })
-}
-
-/// Rounds of passes, one on each thread count in turn (so that a machine
-/// whose speed drifts moves every point alike, and the scaling stays
-/// true), until every point's standard error is under 1% or `budget_s`
-/// is spent.
-fn rate_points(
-    parts: &[Part<'_>; 2],
-    counts: &[usize],
-    window: Duration,
-    budget_s: f64,
-) -> anyhow::Result<Vec<Point>> {
-    let began = Instant::now();
-    let mut passes: Vec<Vec<(f64, f64)>> = vec![Vec::new(); counts.len()];
-    loop {
-        for (&threads, passes) in counts.iter().zip(&mut passes) {
-            let join = pass(&parts[0], threads, window)?;
-            let backtracking = pass(&parts[1], threads, window)?;
-            passes.push((join, backtracking));
-        }
-        let rounds = passes[0].len();
-        if rounds < MIN_PASSES {
-            continue;
-        }
-        let points: Vec<Point> = counts
-            .iter()
-            .zip(&passes)
-            .map(|(&threads, passes)| point(threads, passes))
-            .collect();
-        let round_s = began.elapsed().as_secs_f64() / rounds as f64;
-        if points.iter().all(|p| p.settled) || began.elapsed().as_secs_f64() + round_s > budget_s {
-            return Ok(points);
-        }
-    }
-}
-
-/// The point of `threads` threads from its passes' (join, backtracking)
-/// rates.
-fn point(threads: usize, passes: &[(f64, f64)]) -> Point {
-    let ratings: Vec<f64> = passes.iter().map(|&(j, b)| (j * b).sqrt()).collect();
-    let spread = Moments::of(ratings.iter().copied()).relative_error();
-    let half = ratings.len() / 2;
-    Point {
-        threads,
-        rating: mean(&ratings),
-        join: mean(&passes.iter().map(|p| p.0).collect::<Vec<_>>()),
-        backtracking: mean(&passes.iter().map(|p| p.1).collect::<Vec<_>>()),
-        spread,
-        drift: mean(&ratings[ratings.len() - half..]) / mean(&ratings[..half]) - 1.0,
-        passes: passes.len(),
-        settled: spread < SETTLED_SPREAD,
-    }
-}
-
-fn mean(values: &[f64]) -> f64 {
-    values.iter().sum::<f64>() / values.len() as f64
+/// A unit counted wrong fails the rating.
+fn wrong(WrongCount { expected, counted }: WrongCount) -> anyhow::Error {
+    Mismatch(format!(
+        "a rating unit counted {counted} solutions where A000170 has {expected}"
+    ))
+    .into()
 }
 
 fn summarize(

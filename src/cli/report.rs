@@ -117,9 +117,16 @@ impl Verdict {
     }
 }
 
+/// The version of the fields `count --json` and `merge --json` print:
+/// raised when one changes meaning or goes away (fields are only added
+/// within a version).
+pub const SCHEMA_VERSION: u32 = 1;
+
 /// What `count` prints: the library's result and its checks against OEIS.
 #[derive(Serialize)]
 pub struct Report {
+    /// [`SCHEMA_VERSION`].
+    schema_version: u32,
     #[serde(flatten)]
     count: Count,
     /// The A000170 value, where OEIS lists one.
@@ -144,6 +151,7 @@ impl Report {
         let oeis_total = oeis::known_total(count.n);
         let oeis_unique = count.unique.and(oeis::known_unique(count.n));
         Report {
+            schema_version: SCHEMA_VERSION,
             matches_oeis: Verdict::of(count.total, oeis_total).matches(),
             oeis_total,
             matches_oeis_unique: count
@@ -306,23 +314,12 @@ mod tests {
         assert_eq!(Verdict::of(91, None).matches(), None);
     }
 
+    /// A real count of a small board, its figures then set as a test
+    /// needs them.
     fn count(n: usize, total: u128, unique: Option<u128>) -> Count {
-        Count {
-            n,
-            total,
-            algorithm: nqueens::Algorithm::Join,
-            symmetry: nqueens::Symmetry::Full,
-            threads: 1,
-            depth: n / 2,
-            subproblems: 1,
-            items: 1,
-            unique,
-            classes: None,
-            simd: None,
-            planned_bytes: None,
-            peak_bytes: None,
-            elapsed_s: 0.0,
-        }
+        let mut count = nqueens::count(4, &nqueens::Options::default()).unwrap();
+        (count.n, count.total, count.unique) = (n, total, unique);
+        count
     }
 
     #[test]

@@ -139,6 +139,7 @@ fn estimate_left(contents: &Contents, limit: usize) -> Option<f64> {
             let costs = Join::costs(f.n).ok()?;
             Box::new(move |i| costs.get(i).copied().unwrap_or(0.0))
         }
+        _ => return None,
     };
     let done: f64 = contents
         .done
@@ -229,5 +230,6 @@ fn write_plan(out: &mut dyn Write, f: &Fingerprint) -> io::Result<()> {
     match f.engine {
         EngineId::Join => writeln!(out, "  quarter      {0}x{0}", f.depth),
         EngineId::Backtrack => writeln!(out, "  split depth  {}", f.depth),
+        _ => writeln!(out, "  depth        {}", f.depth),
     }
 }

@@ -24,12 +24,10 @@ pub fn run(args: VerifyArgs) -> anyhow::Result<()> {
     // One pool for every row: each row's job runs on the pool it is
     // called from.
     let pool = thread_pool(args.threads)?;
-    let options = Options {
-        algorithm: args.algo,
-        symmetry: Symmetry::Full,
-        simd: args.simd.path(),
-        ..Options::default()
-    };
+    let options = Options::default()
+        .with_algorithm(args.algo)
+        .with_symmetry(Symmetry::Full)
+        .with_simd(args.simd.path());
     let job = |n| Job::new(n, options, None, Run::default()).map_err(job_error);
     // Every row's job resolved before the first counts: a path an engine
     // of some row lacks is refused up front.

@@ -28,6 +28,7 @@ pub const NO_LANES_VAR: &str = "NQUEENS_NO_LANES";
 /// the engine says in its [`Path`] list.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
+#[non_exhaustive]
 pub enum Simd {
     /// No hand-written vector code (the compiler may still vectorize;
     /// POPCNT is used where the CPU has it): any CPU.

@@ -22,6 +22,7 @@ pub struct Workload {
 /// What a forecast rests on.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(untagged)]
+#[non_exhaustive]
 pub enum Basis {
     /// The nodes of the search and this machine's pace.
     Search {

@@ -41,6 +41,7 @@ use crate::reduce::{Classes, Tally};
 /// The engines there are.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
+#[non_exhaustive]
 pub enum EngineId {
     /// Row-by-row backtracking on a plan of subproblems ([`backtrack`]).
     Backtrack,
@@ -91,6 +92,7 @@ impl std::fmt::Display for EngineId {
 /// What fixes an engine's work items: two runs with equal fingerprints
 /// have the same items with the same indices, whatever they run on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct Fingerprint {
     /// The engine.
     pub engine: EngineId,

@@ -24,6 +24,7 @@ pub const PARALLEL_EFFICIENCY: f64 = 0.97;
 /// A forecast of a count: its wall time on some threads, the spread, and
 /// what it rests on.
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[non_exhaustive]
 pub struct Forecast {
     /// The board size.
     pub n: usize,

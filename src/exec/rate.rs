@@ -8,12 +8,16 @@
 //! that scales perfectly. Each thread's rate is its units over its own time
 //! (it stops at the first unit ending after the window), so a unit cut by
 //! the window's end biases nothing; a pass's rate is the sum over threads.
-//! Every unit's total is checked: a wrong one ends the pass.
+//! Every unit's total is checked: a wrong one ends the pass. Rounds of
+//! passes on each thread count make the [`Point`]s of a rating.
 
 use std::sync::Barrier;
 use std::time::{Duration, Instant};
 
+use serde::{Deserialize, Serialize};
+
 use crate::engine::Engine;
+use crate::stats::Moments;
 
 /// One part of a workload: an engine whose whole count is a unit, and
 /// the total each unit must give.
@@ -72,6 +76,95 @@ fn units_per_second(part: &Part<'_>, start: &Barrier, window: Duration) -> Resul
         if elapsed >= window {
             return Ok(f64::from(units) / elapsed.as_secs_f64());
         }
+    }
+}
+
+/// A point's passes are enough once the standard error of its rating is
+/// under this, relative.
+pub const SETTLED_SPREAD: f64 = 0.01;
+
+/// Passes every point takes before it may be settled.
+pub const MIN_PASSES: usize = 3;
+
+/// The rating on one thread count.
+#[derive(Clone, Copy, Debug, Serialize, Deserialize)]
+pub struct Point {
+    /// The threads that counted.
+    pub threads: usize,
+    /// The geometric mean of the parts' units per second.
+    pub rating: f64,
+    /// The first part's (the join's) units per second.
+    pub join: f64,
+    /// The second part's (the backtracker's) units per second.
+    pub backtracking: f64,
+    /// The standard error of the rating (the mean of its passes),
+    /// relative to it.
+    pub spread: f64,
+    /// The mean rating of the second half of the passes over the first
+    /// half's, less 1: the machine's speed moving while it was rated.
+    pub drift: f64,
+    /// The passes taken.
+    pub passes: usize,
+    /// Whether the spread came under [`SETTLED_SPREAD`] within the time
+    /// budget.
+    pub settled: bool,
+}
+
+/// Rounds of passes of both parts, one on each thread count in turn (so
+/// that a machine whose speed drifts moves every point alike, and the
+/// scaling stays true), until every point's standard error is under
+/// [`SETTLED_SPREAD`] or `budget_s` is spent.
+///
+/// # Errors
+/// [`WrongCount`] if any unit counted wrong.
+pub fn points(
+    parts: &[Part<'_>; 2],
+    counts: &[usize],
+    window: Duration,
+    budget_s: f64,
+) -> Result<Vec<Point>, WrongCount> {
+    let began = Instant::now();
+    let mut passes: Vec<Vec<(f64, f64)>> = vec![Vec::new(); counts.len()];
+    loop {
+        for (&threads, passes) in counts.iter().zip(&mut passes) {
+            let join = pass(&parts[0], threads, window)?;
+            let backtracking = pass(&parts[1], threads, window)?;
+            passes.push((join, backtracking));
+        }
+        let rounds = passes[0].len();
+        if rounds < MIN_PASSES {
+            continue;
+        }
+        let points: Vec<Point> = counts
+            .iter()
+            .zip(&passes)
+            .map(|(&threads, passes)| point(threads, passes))
+            .collect();
+        let round_s = began.elapsed().as_secs_f64() / rounds as f64;
+        if points.iter().all(|p| p.settled) || began.elapsed().as_secs_f64() + round_s > budget_s {
+            return Ok(points);
+        }
+    }
+}
+
+/// The point of `threads` threads from its passes' (join, backtracking)
+/// rates.
+fn point(threads: usize, passes: &[(f64, f64)]) -> Point {
+    let ratings: Vec<f64> = passes.iter().map(|&(j, b)| (j * b).sqrt()).collect();
+    let mean = |values: &mut dyn Iterator<Item = f64>| Moments::of(values).mean();
+    let spread = Moments::of(ratings.iter().copied()).relative_error();
+    let half = ratings.len() / 2;
+    Point {
+        threads,
+        rating: mean(&mut ratings.iter().copied()),
+        join: mean(&mut passes.iter().map(|p| p.0)),
+        backtracking: mean(&mut passes.iter().map(|p| p.1)),
+        spread,
+        drift: mean(&mut ratings[ratings.len() - half..].iter().copied())
+            / mean(&mut ratings[..half].iter().copied())
+            - 1.0,
+        passes: passes.len(),
+        settled: spread < SETTLED_SPREAD,
     }
 }
 

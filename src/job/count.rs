@@ -13,6 +13,7 @@ use crate::system::peak_memory;
 
 /// The result of a count: the total and how it was obtained.
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[non_exhaustive]
 pub struct Count {
     /// The board size.
     pub n: usize,

@@ -15,17 +15,21 @@
 //! the one room above [`exec`](crate::exec) and [`engine`](crate::engine)
 //! that may name both.
 
+mod checks;
 mod choice;
 mod count;
 mod options;
+mod started;
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::{Arc, OnceLock};
 use std::time::Instant;
 
+use self::checks::{check_options, check_run};
 pub use self::choice::{memory_limit, Choice, JoinMemory, JOIN_FROM};
 pub use self::count::{Count, Counted};
 pub use self::options::{Algorithm, Options};
+pub use self::started::{Outcome, Started};
 use crate::engine::any::AnyEngine;
 use crate::engine::backtrack::forecast::Search;
 use crate::engine::backtrack::plan::Plan;
@@ -33,14 +37,13 @@ use crate::engine::backtrack::Backtrack;
 use crate::engine::join::{self, Join};
 use crate::engine::{Engine, EngineId, Fingerprint};
 use crate::exec::forecast::{self, Forecast};
-use crate::exec::journal::{self, Contents, Journal, JournalError};
-use crate::exec::shard::{self, ShardFile};
-use crate::exec::{pool, Phase, Progress};
-use crate::files::{self, FileError};
-use crate::problem::{check_board_size, Error, Symmetry, PROGRAM};
+use crate::exec::journal::{self, Journal, JournalError};
+use crate::exec::shard;
+use crate::exec::Progress;
+use crate::files::FileError;
+use crate::problem::{check_board_size, Error, Symmetry};
 use crate::reduce::Tally;
 use crate::reference;
-use crate::system;
 
 /// The threads per shard the automatic depth of a sharded count plans for:
 /// every shard gets at least 64 work items for each of them, whatever
@@ -475,128 +478,6 @@ impl Job {
     }
 }
 
-/// A job whose engine is built and journal opened, about to count.
-pub struct Started<'a> {
-    job: &'a Job,
-    engine: Option<&'a AnyEngine>,
-    items: std::ops::Range<usize>,
-    journal: Option<(Arc<Journal>, Contents)>,
-    /// Since the start: a count's time includes building its engine.
-    clock: Instant,
-}
-
-impl Started<'_> {
-    /// The engine (`None` for a serial search).
-    pub fn engine(&self) -> Option<&AnyEngine> {
-        self.engine
-    }
-
-    /// Seconds since [`Job::start`] (a count's time includes its planning).
-    pub fn elapsed_s(&self) -> f64 {
-        self.clock.elapsed().as_secs_f64()
-    }
-
-    /// The share of the whole count this run still does, by the items'
-    /// estimated cost: 1 for a plain count, less for a shard or a journal
-    /// resumed.
-    pub fn share(&self) -> f64 {
-        let Some(engine) = self.engine else {
-            return 1.0;
-        };
-        if self.journal.is_none() && self.job.run.shard.is_none() {
-            return 1.0;
-        }
-        let cost =
-            |items: &mut dyn Iterator<Item = usize>| items.map(|i| engine.cost(i)).sum::<f64>();
-        let todo = match &self.journal {
-            Some((_, contents)) => cost(&mut contents.remaining()),
-            None => cost(&mut self.items.clone()),
-        };
-        todo / cost(&mut (0..engine.items())).max(1e-9)
-    }
-
-    /// The journal, to flush when the process is told to stop.
-    pub fn journal(&self) -> Option<Arc<Journal>> {
-        self.journal
-            .as_ref()
-            .map(|(journal, _)| Arc::clone(journal))
-    }
-
-    /// The journal and what it held when opened (for an executor of its
-    /// own, MPI's).
-    pub fn journal_contents(&self) -> Option<(&Journal, &Contents)> {
-        self.journal
-            .as_ref()
-            .map(|(journal, contents)| (&**journal, contents))
-    }
-
-    /// The items a resumed journal had done already.
-    pub fn resumed(&self) -> Option<usize> {
-        self.journal
-            .as_ref()
-            .map(|(_, contents)| contents.done_items())
-    }
-
-    /// Counts, on the job's pool, reporting `progress`; a shard's file is
-    /// written before this returns.
-    ///
-    /// # Errors
-    /// [`Error::Overflow`] if a sum saturated; a journal that cannot be
-    /// written; a shard file that cannot.
-    pub fn run(self, progress: Progress<'_>) -> Result<Outcome, JobError> {
-        let job = self.job;
-        let Some(engine) = self.engine else {
-            return Ok(Outcome::Count {
-                count: count_serially(job.n, job.options.algorithm, self.clock, progress)?,
-                resumed: None,
-            });
-        };
-        let resumed = self.resumed();
-        let tally = job.install(|| match &self.journal {
-            Some((journal, contents)) => journal::count(engine, journal, contents, progress),
-            None => Ok(pool::count_items(engine, self.items.clone(), progress)),
-        })??;
-        let elapsed_s = self.clock.elapsed().as_secs_f64();
-        match &job.run.shard {
-            Some(run) => {
-                let file = shard_file(engine, run, self.items, tally, job.threads, elapsed_s)?;
-                files::write_atomically(&run.out, file.to_text().as_bytes()).map_err(|source| {
-                    JobError::Write {
-                        path: run.out.clone(),
-                        source,
-                    }
-                })?;
-                Ok(Outcome::Shard { file, resumed })
-            }
-            None => Ok(Outcome::Count {
-                count: Count::of_engine(engine, tally, job.threads, elapsed_s)?,
-                resumed,
-            }),
-        }
-    }
-}
-
-/// What a job did. (One a count: its size does not matter.)
-#[derive(Clone, Debug)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum Outcome {
-    /// The whole board counted.
-    Count {
-        /// The count.
-        count: Count,
-        /// The items a resumed journal had done already.
-        resumed: Option<usize>,
-    },
-    /// One shard counted, its file written.
-    Shard {
-        /// What the file holds.
-        file: ShardFile,
-        /// The items a resumed journal had done already.
-        resumed: Option<usize>,
-    },
-}
-
 /// The engine `options` (a concrete algorithm) say, at the depth they
 /// settled.
 fn build(n: usize, options: &Options, threads: usize) -> Result<AnyEngine, Error> {
@@ -611,176 +492,4 @@ fn build(n: usize, options: &Options, threads: usize) -> Result<AnyEngine, Error
         None => Plan::auto_within(n, options.symmetry, threads, limit)?,
     };
     Ok(AnyEngine::Backtrack(Backtrack::new(plan, simd)?))
-}
-
-/// A serial textbook search of the whole board: one piece of work on this
-/// thread.
-fn count_serially(
-    n: usize,
-    algorithm: Algorithm,
-    start: Instant,
-    progress: Progress<'_>,
-) -> Result<Count, Error> {
-    let total = match algorithm {
-        Algorithm::Set => reference::set_based::count(n),
-        Algorithm::Board => reference::board_scan::count(n),
-        Algorithm::Bitmask => reference::bitmask::count_recursive(n),
-        _ => reference::bitmask::count_iterative(n),
-    };
-    progress(Phase::Counting { done: 1, items: 1 });
-    // The serial counters saturate their u64 instead of wrapping.
-    if total == u64::MAX {
-        return Err(Error::Overflow { n });
-    }
-    Ok(Count {
-        n,
-        total: u128::from(total),
-        algorithm,
-        symmetry: Symmetry::None,
-        threads: 1,
-        depth: 0,
-        subproblems: 1,
-        items: 1,
-        unique: None,
-        classes: None,
-        simd: None,
-        planned_bytes: None,
-        peak_bytes: system::peak_memory(),
-        elapsed_s: start.elapsed().as_secs_f64(),
-    })
-}
-
-/// The file of a finished shard.
-fn shard_file(
-    engine: &AnyEngine,
-    run: &ShardRun,
-    items: std::ops::Range<usize>,
-    tally: Tally,
-    threads: usize,
-    elapsed_s: f64,
-) -> Result<ShardFile, Error> {
-    let fingerprint = engine.fingerprint();
-    // A saturated sum is no count.
-    let total = tally.total_checked(fingerprint.n)?;
-    Ok(ShardFile {
-        kind: shard::KIND.to_string(),
-        format: shard::FORMAT,
-        fingerprint,
-        shard: [run.index, run.shards],
-        items: [items.start, items.end],
-        total_items: engine.items(),
-        tally,
-        total: total.to_string(),
-        classes: fingerprint.part_classes(&tally),
-        elapsed_s,
-        threads,
-        simd: engine.simd().to_string(),
-        host: system::hostname(),
-        cpu: system::cpu_model(),
-        program: PROGRAM.to_string(),
-        seal: String::new(),
-    })
-}
-
-/// Refuses, before any work, a file the run could not write when it ends,
-/// and a shard result that would overwrite its own journal.
-fn check_run(run: &Run) -> Result<(), JobError> {
-    let unfit = |path: &Path, flag: &'static str| {
-        files::check_destination(path).map_err(|e| JobError::Refused {
-            flag,
-            value: path.display().to_string(),
-            rule: match e {
-                FileError::Unfit(why) => why,
-                FileError::Io(e) => format!("cannot be written: {e}"),
-            },
-        })
-    };
-    if let Some(journal) = &run.checkpoint {
-        unfit(journal, "--checkpoint <FILE>")?;
-    }
-    if let Some(shard) = &run.shard {
-        unfit(&shard.out, "--out <FILE>")?;
-        if let Some(journal) = run
-            .checkpoint
-            .as_deref()
-            .filter(|j| files::same_file(j, &shard.out))
-        {
-            return Err(JobError::Refused {
-                flag: "--out <FILE>",
-                value: shard.out.display().to_string(),
-                rule: format!(
-                    "is the --checkpoint journal {} (or a link to it): the shard's result \
-                     would overwrite the journal; write it to another file",
-                    journal.display()
-                ),
-            });
-        }
-        if !(1..=shard.shards).contains(&shard.index) {
-            return Err(JobError::Refused {
-                flag: "--shard <I/M>",
-                value: format!("{}/{}", shard.index, shard.shards),
-                rule: "needs 1 <= I <= M".to_string(),
-            });
-        }
-    }
-    if run.mpi_workers == Some(0) {
-        return Err(JobError::Refused {
-            flag: "--mpi",
-            value: "true".to_string(),
-            rule: "needs at least 2 MPI ranks: rank 0 hands out the work, the others count"
-                .to_string(),
-        });
-    }
-    Ok(())
-}
-
-/// Refuses the options that do not go together: a depth out of range; a
-/// depth or symmetry with the join, which has neither; a run only the pooled
-/// engines do (a journal, a shard, MPI) with a serial search. (The serial
-/// searches ignore the pooled engines' options.)
-fn check_options(n: usize, options: &Options, run: &Run) -> Result<(), JobError> {
-    if let Some(depth) = options.depth {
-        if !(1..=n).contains(&depth) {
-            return Err(Error::Depth { depth, n }.into());
-        }
-    }
-    let refuse = |flag, value: String, applies_to| JobError::Refused {
-        flag,
-        value,
-        rule: format!(
-            "applies only to --algo {applies_to}, not {}",
-            options.algorithm
-        ),
-    };
-    if options.algorithm == Algorithm::Join {
-        if let Some(depth) = options.depth {
-            return Err(refuse("--depth <K>", depth.to_string(), "parallel"));
-        }
-        if options.symmetry != Symmetry::Full {
-            let symmetry = options.symmetry.to_string();
-            return Err(refuse("--symmetry <S>", symmetry, "parallel"));
-        }
-    }
-    if !options.algorithm.is_parallel() {
-        let pooled_only = [
-            (
-                "--checkpoint <FILE>",
-                run.checkpoint.as_ref().map(|p| p.display().to_string()),
-            ),
-            (
-                "--shard <I/M>",
-                run.shard
-                    .as_ref()
-                    .map(|s| format!("{}/{}", s.index, s.shards)),
-            ),
-            ("--mpi", run.mpi_workers.map(|_| "true".to_string())),
-        ];
-        if let Some((flag, value)) = pooled_only
-            .into_iter()
-            .find_map(|(flag, value)| value.map(|v| (flag, v)))
-        {
-            return Err(refuse(flag, value, "parallel or join"));
-        }
-    }
-    Ok(())
 }

@@ -95,8 +95,22 @@ impl fmt::Display for Algorithm {
     }
 }
 
-/// How to count.
+/// How to count: [`Options::default()`] (the faster engine, full
+/// symmetry, the automatic depth and path, the memory available), changed
+/// with the `with_` methods. More options will come (marked
+/// `#[non_exhaustive]`: build them from the default).
+///
+/// ```
+/// use nqueens::{Algorithm, Options, Symmetry};
+/// let options = Options::default()
+///     .with_algorithm(Algorithm::Parallel)
+///     .with_symmetry(Symmetry::Mirror)
+///     .with_depth(Some(4));
+/// assert_eq!(nqueens::count(10, &options)?.total, 724);
+/// # Ok::<(), nqueens::Error>(())
+/// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Options {
     /// The algorithm.
     pub algorithm: Algorithm,
@@ -120,6 +134,32 @@ pub struct Options {
 }
 
 impl Options {
+    /// These options with `algorithm`.
+    pub fn with_algorithm(self, algorithm: Algorithm) -> Options {
+        Options { algorithm, ..self }
+    }
+
+    /// These options with `symmetry`.
+    pub fn with_symmetry(self, symmetry: Symmetry) -> Options {
+        Options { symmetry, ..self }
+    }
+
+    /// These options with the split `depth` (`None`: automatic).
+    pub fn with_depth(self, depth: Option<usize>) -> Options {
+        Options { depth, ..self }
+    }
+
+    /// These options with the path `simd` (`None`: the fastest here).
+    pub fn with_simd(self, simd: Option<Simd>) -> Options {
+        Options { simd, ..self }
+    }
+
+    /// These options with the memory limit `max_memory` in bytes (`None`:
+    /// what the machine has available).
+    pub fn with_max_memory(self, max_memory: Option<u64>) -> Options {
+        Options { max_memory, ..self }
+    }
+
     /// The most subproblems the parallel engine's plan may hold under
     /// these options ([`max_subproblems`](plan::max_subproblems)).
     pub fn max_subproblems(&self) -> usize {

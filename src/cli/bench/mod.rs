@@ -198,11 +198,9 @@ pub fn run(args: BenchArgs) -> anyhow::Result<()> {
     // `auto` becomes, for each n, the engine `count` would run there.
     let most_threads = threads.iter().copied().max().unwrap_or(1);
     let choose = |algorithm, n| {
-        let asked = Options {
-            algorithm,
-            symmetry,
-            ..Options::default()
-        };
+        let asked = Options::default()
+            .with_algorithm(algorithm)
+            .with_symmetry(symmetry);
         // The job count would resolve (its pool is never started here).
         nqueens::Job::new(n, asked, Some(most_threads), nqueens::Run::default())
             .map_or(algorithm, |job| job.options().algorithm)
@@ -248,13 +246,11 @@ pub fn run(args: BenchArgs) -> anyhow::Result<()> {
     folder.write(&files(&rows, 0))?;
     for (i, point) in points.iter().enumerate() {
         progress.set_message(describe(point));
-        let options = Options {
-            algorithm: point.algorithm,
-            symmetry,
-            depth: point.depth_requested,
-            simd: point.simd,
-            ..Options::default()
-        };
+        let options = Options::default()
+            .with_algorithm(point.algorithm)
+            .with_symmetry(symmetry)
+            .with_depth(point.depth_requested)
+            .with_simd(point.simd);
         // Each point's pool ends before the next one starts.
         let pool = thread_pool(Some(point.threads))?;
         let row = measure(point, &options, &pool, args.warmup, args.runs, &progress)?;

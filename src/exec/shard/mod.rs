@@ -18,7 +18,7 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
-use crate::engine::{Engine, EngineId, Fingerprint};
+use crate::engine::{Engine, Fingerprint};
 use crate::files::{self, FileError};
 use crate::reduce::{Classes, Tally};
 
@@ -231,7 +231,7 @@ pub fn read(path: &Path, max_subproblems: usize) -> Result<ShardFile, BadShard> 
             "its tally saturated: no count adds up to it".to_string()
         ));
     }
-    if file.classes != classes(&file.fingerprint, &file.tally) {
+    if file.classes != file.fingerprint.part_classes(&file.tally) {
         return Err(bad("its classes are not its tally's".to_string()));
     }
     if file.total != file.tally.total().to_string() {
@@ -242,15 +242,6 @@ pub fn read(path: &Path, max_subproblems: usize) -> Result<ShardFile, BadShard> 
         )));
     }
     Ok(file)
-}
-
-/// The classes a shard file records: the tally's own where they add up
-/// across shards (backtracking, full symmetry); none for the join, whose
-/// classes come from the merged total.
-pub fn classes(fingerprint: &Fingerprint, tally: &Tally) -> Option<Classes> {
-    (fingerprint.engine == EngineId::Backtrack
-        && fingerprint.symmetry == crate::problem::Symmetry::Full)
-        .then_some(tally.classes)
 }
 
 #[cfg(test)]

@@ -1,0 +1,110 @@
+//! What a job refuses before anything runs, naming the flag.
+
+use std::path::Path;
+
+use super::{Algorithm, JobError, Options, Run};
+use crate::files::{self, FileError};
+use crate::problem::{Error, Symmetry};
+
+/// Refuses, before any work, a file the run could not write when it ends,
+/// and a shard result that would overwrite its own journal.
+pub(super) fn check_run(run: &Run) -> Result<(), JobError> {
+    let unfit = |path: &Path, flag: &'static str| {
+        files::check_destination(path).map_err(|e| JobError::Refused {
+            flag,
+            value: path.display().to_string(),
+            rule: match e {
+                FileError::Unfit(why) => why,
+                FileError::Io(e) => format!("cannot be written: {e}"),
+            },
+        })
+    };
+    if let Some(journal) = &run.checkpoint {
+        unfit(journal, "--checkpoint <FILE>")?;
+    }
+    if let Some(shard) = &run.shard {
+        unfit(&shard.out, "--out <FILE>")?;
+        if let Some(journal) = run
+            .checkpoint
+            .as_deref()
+            .filter(|j| files::same_file(j, &shard.out))
+        {
+            return Err(JobError::Refused {
+                flag: "--out <FILE>",
+                value: shard.out.display().to_string(),
+                rule: format!(
+                    "is the --checkpoint journal {} (or a link to it): the shard's result \
+                     would overwrite the journal; write it to another file",
+                    journal.display()
+                ),
+            });
+        }
+        if !(1..=shard.shards).contains(&shard.index) {
+            return Err(JobError::Refused {
+                flag: "--shard <I/M>",
+                value: format!("{}/{}", shard.index, shard.shards),
+                rule: "needs 1 <= I <= M".to_string(),
+            });
+        }
+    }
+    if run.mpi_workers == Some(0) {
+        return Err(JobError::Refused {
+            flag: "--mpi",
+            value: "true".to_string(),
+            rule: "needs at least 2 MPI ranks: rank 0 hands out the work, the others count"
+                .to_string(),
+        });
+    }
+    Ok(())
+}
+
+/// Refuses the options that do not go together: a depth out of range; a
+/// depth or symmetry with the join, which has neither; a run only the pooled
+/// engines do (a journal, a shard, MPI) with a serial search. (The serial
+/// searches ignore the pooled engines' options.)
+pub(super) fn check_options(n: usize, options: &Options, run: &Run) -> Result<(), JobError> {
+    if let Some(depth) = options.depth {
+        if !(1..=n).contains(&depth) {
+            return Err(Error::Depth { depth, n }.into());
+        }
+    }
+    let refuse = |flag, value: String, applies_to| JobError::Refused {
+        flag,
+        value,
+        rule: format!(
+            "applies only to --algo {applies_to}, not {}",
+            options.algorithm
+        ),
+    };
+    if options.algorithm == Algorithm::Join {
+        if let Some(depth) = options.depth {
+            return Err(refuse("--depth <K>", depth.to_string(), "parallel"));
+        }
+        if options.symmetry != Symmetry::Full {
+            let symmetry = options.symmetry.to_string();
+            return Err(refuse("--symmetry <S>", symmetry, "parallel"));
+        }
+    }
+    if !options.algorithm.is_parallel() {
+        let pooled_only = [
+            (
+                "--checkpoint <FILE>",
+                run.checkpoint.as_ref().map(|p| p.display().to_string()),
+            ),
+            (
+                "--shard <I/M>",
+                run.shard
+                    .as_ref()
+                    .map(|s| format!("{}/{}", s.index, s.shards)),
+            ),
+            ("--mpi", run.mpi_workers.map(|_| "true".to_string())),
+        ];
+        if let Some((flag, value)) = pooled_only
+            .into_iter()
+            .find_map(|(flag, value)| value.map(|v| (flag, v)))
+        {
+            return Err(refuse(flag, value, "parallel or join"));
+        }
+    }
+    Ok(())
+}

@@ -16,7 +16,7 @@ use criterion::measurement::WallTime;
 use criterion::{
     criterion_group, criterion_main, BenchmarkGroup, BenchmarkId, Criterion, SamplingMode,
 };
-use nqueens::engine::join::pairs;
+use nqueens::engine::join::count::pairs;
 use nqueens::oeis::known_total;
 use nqueens::{count, Algorithm, Join, Options, Symmetry};
 

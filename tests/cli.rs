@@ -109,7 +109,8 @@ fn count_reports_its_path_and_takes_the_one_asked_for() {
     assert_eq!(join["simd"], Join::fastest().name());
     for simd in Simd::ALL {
         let name = simd.name();
-        let join_runs = nqueens::engine::join::pairs::runs_in(simd, "count_reports_its_path");
+        let join_runs =
+            nqueens::engine::join::count::pairs::runs_in(simd, "count_reports_its_path");
         let args = ["count", "10", "--json", "--algo", "join", "--simd", name];
         if join_runs {
             let json = json_of(&args);
@@ -173,7 +174,10 @@ fn the_lanes_can_be_turned_off_where_the_path_is_not_asked_for() {
     assert_eq!(json["simd"], "none");
     assert_eq!(json["total"], 724);
     // A path asked for by name wins.
-    if nqueens::engine::join::pairs::runs_in(nqueens::Simd::Avx2, "the_lanes_can_be_turned_off") {
+    if nqueens::engine::join::count::pairs::runs_in(
+        nqueens::Simd::Avx2,
+        "the_lanes_can_be_turned_off",
+    ) {
         let output = nqueens()
             .args(["count", "10", "--json", "--simd", "avx2"])
             .env("NQUEENS_NO_LANES", "1")
@@ -402,7 +406,7 @@ fn bench_sweeps_paths_like_threads_and_refuses_one_this_cpu_lacks() {
     assert_eq!(paths, expected, "{csv}");
     let lacking = nqueens::Simd::ALL
         .into_iter()
-        .find(|&s| !nqueens::engine::join::pairs::runs_in(s, "bench_sweeps_paths"));
+        .find(|&s| !nqueens::engine::join::count::pairs::runs_in(s, "bench_sweeps_paths"));
     if let Some(lacking) = lacking {
         let args = [
             "bench",

@@ -32,7 +32,7 @@ fn every_pair_counter_this_cpu_runs_gives_the_same_counts() {
     for path in Join::PATHS {
         let counter = path.simd;
         let test = "every_pair_counter_this_cpu_runs_gives_the_same_counts";
-        if !nqueens::engine::join::pairs::runs_in(counter, test) {
+        if !nqueens::engine::join::count::pairs::runs_in(counter, test) {
             continue;
         }
         for n in 1..=15 {
@@ -63,7 +63,10 @@ fn item_ranges_split_anywhere_add_up_to_the_whole() {
     let searches: Vec<usize> = (0..items)
         .filter(|&i| engine.count(i..i + 1).fixed.is_some())
         .collect();
-    assert_eq!(searches.len(), nqueens::engine::join::burnside::items(13));
+    assert_eq!(
+        searches.len(),
+        nqueens::engine::join::count::burnside::items(13)
+    );
     assert_eq!(searches.len(), 2 * 13);
     assert!(searches[0] < items / 4 && searches[searches.len() - 1] >= items * 3 / 4);
     let found = searches.iter().filter(|&&i| {

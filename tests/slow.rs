@@ -48,7 +48,7 @@ fn full_symmetry_matches_oeis_at_seventeen() {
 fn the_join_matches_oeis_from_fifteen_to_eighteen_on_every_path() {
     for path in nqueens::Join::PATHS {
         let test = "the_join_matches_oeis_from_fifteen_to_eighteen_on_every_path";
-        if !nqueens::engine::join::pairs::runs_in(path.simd, test) {
+        if !nqueens::engine::join::count::pairs::runs_in(path.simd, test) {
             continue;
         }
         for n in 15..=18 {

@@ -75,7 +75,7 @@ impl EngineId {
     /// `Ok` if the engine runs on `simd` on this CPU.
     ///
     /// # Errors
-    /// [`Error::SimdUnavailable`](crate::problem::Error::SimdUnavailable),
+    /// [`Error::SimdUnavailable`],
     /// as [`cpu::check`].
     pub fn check(self, simd: cpu::Simd) -> Result<(), crate::problem::Error> {
         let (name, paths) = self.paths();
@@ -214,7 +214,7 @@ pub fn subproblems_of(fingerprint: &Fingerprint, max_subproblems: usize) -> Resu
         EngineId::Backtrack => backtrack::plan::Plan::size(n, depth, symmetry, max_subproblems)
             .ok_or_else(|| format!("depth {depth} plans more than {max_subproblems} subproblems")),
         EngineId::Join if n > join::LISTED_TO => Ok(items),
-        EngineId::Join => Ok(items - join::burnside::items(n)),
+        EngineId::Join => Ok(items - join::count::burnside::items(n)),
     }
 }
 

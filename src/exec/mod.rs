@@ -1,8 +1,8 @@
 //! How work items run, over any [`Engine`](crate::engine::Engine)'s items:
 //! on the current rayon [pool]; recorded in a crash-safe [journal] as they
 //! finish, so that a count resumes where it stopped; cut into [shard]s that
-//! run anywhere and are summed by [merge]; [forecast] before they run (the
-//! join's from a timed [sample]); timed whole, unit after unit, to [rate] a
+//! run anywhere and are summed by [merge]; [forecast] before they run (from
+//! what the engine says its items cost); timed whole, unit after unit, to [rate] a
 //! machine.
 //!
 //! Nothing here knows how an item is counted.

@@ -15,7 +15,7 @@ use crate::system::available_memory;
 /// up to n = 9 both take about 2 ms and the join is 1.00-1.17× the time.
 pub const JOIN_FROM: ((usize, usize), (usize, usize)) = ((10, 11), (12, 13));
 
-/// What [`choose`] decided: the algorithm that will count, and why the
+/// What `choose` decided: the algorithm that will count, and why the
 /// join was passed over when it would have been faster.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Choice {

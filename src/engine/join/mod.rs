@@ -4,7 +4,7 @@
 //! For a board n = 2h (or 2h + 1, see below), every solution has h queens
 //! in the east columns `0..h`; the set E of their rows is the work item.
 //! The east half for E is glued from two quarters of the [quarter
-//! table](quarter): the north-east one on the rows E ∩ north and some
+//! table](count::quarter): the north-east one on the rows E ∩ north and some
 //! columns C, the south-east one on E ∩ south and the other east columns,
 //! kept if their diagonals do not meet. The west half is glued the same way
 //! on the other rows. Rows and columns are disjoint by construction, so an
@@ -12,7 +12,7 @@
 //! diagonal; only the diagonals crossing the middle can be shared, 2h - 1
 //! per direction, so a half is reduced to a pattern of at most 62 bits and
 //! the count for E is the number of disjoint (east, west) [pattern
-//! pairs](pairs).
+//! pairs](count::pairs).
 //!
 //! Odd n = 2h + 1: the middle row and column belong to no quarter. Either
 //! the centre holds a queen (the join above, with the centre's diagonals
@@ -27,11 +27,11 @@
 //! west halves on them pair with none.
 //!
 //! Work items are (group, rows of the half glued once: E for the mirror
-//! frames, W for the others), and [`burnside::items`] more that count the
-//! solutions the rotations fix ([`burnside`]), each a part of them, which
+//! frames, W for the others), and [`burnside::items`](count::burnside::items) more that count the
+//! solutions the rotations fix ([`burnside`](count::burnside)), each a part of them, which
 //! with the total give the unique solutions and the classes. To
 //! [`LISTED_TO`] all are listed, costed by a model of their time fitted
-//! offline ([`cost`]: for a pair item, the quarter pairs its glue may try
+//! offline (`cost`: for a pair item, the quarter pairs its glue may try
 //! and the pairs of halves) and interleaved by cost, so that every stretch
 //! of items holds large and small ones alike; past it a work item is a
 //! block of them drawn from a fixed pseudo-random order (`slots`), worked
@@ -45,64 +45,51 @@
 //! can glue; a plan over the limit is refused with what it needs. The
 //! whole table is filled while it takes at most [`WHOLE_TABLE_BYTES`] (to
 //! n = 23); past it each worker fills the row sets an item glues from
-//! ([`quarter::RowSet`]), and past [`LISTED_TO`] searches each cell as
-//! the glue reaches it ([`quarter::search_cell`]); a side longer than
+//! ([`quarter::RowSet`](count::quarter::RowSet)), and past [`LISTED_TO`] searches each cell as
+//! the glue reaches it ([`quarter::search_cell`](count::quarter::search_cell)); a side longer than
 //! `glue::RUN` halves is glued and paired in runs of its column splits (a
 //! split over it cut by its upper quarters): memory grows with the
 //! threads, not with the table (n = 24: 451 MiB on 2 threads, against
 //! 6.3 GiB with the table; n = 32: 2.8 GiB on 2 threads).
 //!
-//! The rooms: `frames` (what the queens outside the quarters leave, the
-//! patterns' shape), `items` (the work items and their cost bounds),
-//! [`cost`] (what an item takes, and the items' order),
-//! `splits` (the column splits glue walks), `slots` (the items past
-//! [`LISTED_TO`], drawn), `layout` (all of that before the table is
-//! filled, and the memory plan), `glue` (halves glued and
-//! pairs counted: the hot part), [`quarter`] (the tables), [`pairs`] (the
-//! pair counters) and [`burnside`] (the rotations' fixed points).
+//! The rooms, one job each (the `impl Join` of a job lives in its room):
+//! [`count`] counts items (the frames the queens outside the quarters
+//! leave, the items and their bounds, the column splits, the quarter
+//! tables, the glue of halves and the [pair counters](count::pairs), the
+//! rotations' fixed points); `order` says which item is where (the layout
+//! and memory plan, the cost model and order, the drawn slots, what an
+//! item stands for); `forecast` sketches the board and its items, and
+//! times a sample of them ([`Engine::workload`]). This file holds the
+//! engine's face: [`Join::new`], its constants and the [`Engine`] trait.
 //!
 //! Even boards from [`REFLECT_FROM`] also fold in the two diagonal
 //! reflections (`Join::count_reflected`): about half the pairs are
 //! compared. Long half lists are sieved on key bits before their pairs are
-//! counted (`pairs/sieve.rs`): from n = 20 on, about half the pair work.
+//! counted (`count/pairs/sieve.rs`): from n = 20 on, about half the pair work.
 
-pub mod burnside;
-mod cost;
-mod describe;
-#[cfg(test)]
-mod fit;
+pub mod count;
 mod forecast;
-mod frames;
-mod glue;
-mod items;
-mod layout;
-pub mod pairs;
-pub mod quarter;
-mod sketch;
-mod slots;
-mod splits;
+mod order;
 
 use std::ops::Range;
 use std::sync::Arc;
 
-pub use self::describe::Described;
-use self::frames::Frame;
-pub use self::layout::MemoryPlan;
-use self::layout::Order;
-use self::quarter::{QuarterTable, Source};
-pub use self::sketch::Sketch;
-use self::splits::Splits;
-use super::forecast::Workload;
-use super::{Engine, EngineId, Fingerprint};
-use crate::engine::cpu::{self, Path, Simd};
+use self::count::{Frame, QuarterTable, Source, Splits, RUN};
+pub use self::forecast::Sketch;
+use self::order::{count_items, Layout, Order};
+pub use self::order::{Described, MemoryPlan};
+use crate::engine::cpu;
+use crate::engine::cpu::{Path, Simd};
+use crate::engine::forecast::Workload;
+use crate::engine::{Engine, EngineId, Fingerprint};
 use crate::problem::{Error, Symmetry};
 use crate::reduce::Tally;
 
 /// The version of the join's work items: bumped whenever the frames, the
 /// items, their costs or their order change (5: the rotations' fixed
-/// points cut into items of their own, [`burnside::items`]; 6: costs in
+/// points cut into items of their own, [`burnside::items`](count::burnside::items); 6: costs in
 /// the reference machine's nanoseconds, items interleaved by cost,
-/// [`cost`]). Boards past [`LISTED_TO`] were drawn (`slots`) within 6,
+/// `cost`). Boards past [`LISTED_TO`] were drawn (`slots`) within 6,
 /// without a bump: no journal of theirs was kept, and one of the listed
 /// items would be refused anyway, its `total_items` not the plan's.
 pub const FORMAT: u32 = 6;
@@ -122,14 +109,14 @@ pub const REFLECT_FROM: usize = 18;
 /// the sizes of all the quarter cells (4 bytes a cell: 64 MiB at 12×12;
 /// at n = 27, 7 × 10⁷ items bounded in 11 minutes). Past it the items are
 /// drawn from their index and the cells searched one at a time
-/// ([`slots`](self::slots)): laying a board out takes milliseconds, to
+/// (`slots`): laying a board out takes milliseconds, to
 /// n = 32.
 pub const LISTED_TO: usize = 25;
 
 /// The most the whole quarter table may take to be filled once for all
 /// workers: 540 MB at 11×11 (n = 22, 23). Past it (5.1 GB at 12×12, 51 GB
 /// at 13×13) each worker fills the row sets an item glues from
-/// ([`quarter::RowSet`]), a few MB each, at the cost of filling them
+/// ([`quarter::RowSet`](count::quarter::RowSet)), a few MB each, at the cost of filling them
 /// again and again: at n = 18, 1.4-1.9× the time with the whole table, at
 /// n = 20 1.26× (2 threads, Xeon dev VM); where a row set is large its
 /// filling is small next to the pairs its cells make.
@@ -188,7 +175,7 @@ pub struct Join {
     h: usize,
     /// The whole h×h table, where it is small enough to fill (empty below
     /// [`SMALLEST_JOINED`]); else each worker fills the row sets an item
-    /// glues from ([`quarter::RowSet`]), or searches each cell.
+    /// glues from ([`quarter::RowSet`](count::quarter::RowSet)), or searches each cell.
     square: Option<QuarterTable>,
     cells: Source,
     splits: Splits,
@@ -198,7 +185,7 @@ pub struct Join {
     groups: Vec<Range<usize>>,
     /// The work items in their order (listed and interleaved by cost,
     /// [`cost::interleave`], or drawn): the pair items and the
-    /// [`burnside::items`] that count what the rotations fix (fixed-point
+    /// [`burnside::items`](count::burnside::items) that count what the rotations fix (fixed-point
     /// item 0 also the whole board below [`SMALLEST_JOINED`]), spread
     /// among them.
     order: Arc<Order>,
@@ -222,7 +209,7 @@ impl Join {
     }
 
     /// The instruction-set paths of its pair counter: every one.
-    pub const PATHS: &'static [Path] = &pairs::PATHS;
+    pub const PATHS: &'static [Path] = &count::pairs::PATHS;
 
     /// The join's name in messages.
     pub const NAME: &'static str = "join";
@@ -256,7 +243,7 @@ impl Join {
     }
 
     /// The join of the n×n board as `layout` lays it out.
-    fn laid_out(n: usize, simd: Simd, layout: &layout::Layout, memory: MemoryPlan) -> Join {
+    fn laid_out(n: usize, simd: Simd, layout: &Layout, memory: MemoryPlan) -> Join {
         Join {
             n,
             h: n / 2,
@@ -273,7 +260,7 @@ impl Join {
             simd,
             memory,
             reflect: n >= REFLECT_FROM,
-            run: glue::RUN,
+            run: RUN,
         }
     }
 
@@ -299,7 +286,7 @@ impl Join {
     /// [`Error::BoardSize`] unless 1 <= n <= [`MAX_N`](crate::problem::MAX_N).
     pub fn items_of(n: usize) -> Result<usize, Error> {
         crate::problem::check_board_size(n)?;
-        Ok(layout::count_items(n))
+        Ok(count_items(n))
     }
 
     /// The board size.
@@ -317,12 +304,12 @@ impl Join {
         self.memory
     }
 
-    /// How many items join pairs (the others, [`burnside::items`] of
+    /// How many items join pairs (the others, [`burnside::items`](count::burnside::items) of
     /// them, search for the rotations' fixed points); where items are
     /// drawn, all of them (a block of slots holds pair items).
     pub fn pair_items(&self) -> usize {
         match &*self.order {
-            Order::Listed { items, .. } => items.len() - burnside::items(self.n),
+            Order::Listed { items, .. } => items.len() - count::burnside::items(self.n),
             Order::Drawn(slots) => slots.items(),
         }
     }
@@ -389,7 +376,7 @@ impl Engine for Join {
                         tally.weighted += u128::from(count_small(self.n));
                     }
                     tally.add(Tally {
-                        fixed: Some(burnside::fixed_item(self.n, fixed)),
+                        fixed: Some(count::burnside::fixed_item(self.n, fixed)),
                         ..Tally::default()
                     });
                 }
@@ -425,9 +412,9 @@ fn count_small(n: usize) -> u64 {
 
 #[cfg(test)]
 mod tests {
-    use super::frames::{canonical, frames};
-    use super::items::Item;
-    use super::splits::subsets;
+    use super::count::frames::{canonical, frames};
+    use super::count::items::Item;
+    use super::count::splits::subsets;
     use super::*;
     use crate::oeis::known_total;
 
@@ -562,7 +549,7 @@ mod tests {
         for n in 4..=14 {
             let listed = Join::new(n, Join::fastest(), u64::MAX).unwrap();
             let layout = Join::lay_out_drawn(n);
-            for (reflect, run) in [(false, 1), (n % 2 == 0, 40), (false, glue::RUN)] {
+            for (reflect, run) in [(false, 1), (n % 2 == 0, 40), (false, RUN)] {
                 let mut drawn = Join::laid_out(n, Join::fastest(), &layout, layout.memory);
                 drawn.reflect = reflect;
                 drawn.run = run;

@@ -8,11 +8,11 @@
 //! all lanes and a mask picks one per lane, so the only branch is "did a lane
 //! finish its subproblem", which is rare.
 //!
-//! The search is written once ([`search`]) over a path's `Vector`:
-//! [`avx512`] runs two groups of eight lanes, interleaved so that one
-//! group's dependency chain hides the other's; [`avx2`] one group of four
+//! The search is written once (`search`) over a path's `Vector`:
+//! `avx512` runs two groups of eight lanes, interleaved so that one
+//! group's dependency chain hides the other's; `avx2` one group of four
 //! (two would not fit in its sixteen registers: no faster, measured) and
-//! leaves the side branch to the scalar kernels (see [`Lanes::side`]).
+//! leaves the side branch to the scalar kernels (see `Lanes::side`).
 //!
 //! There is no stack. Going up recomputes the parent from the child: the
 //! placed column comes back from a history word (five bits per row above a 1

@@ -4,7 +4,7 @@
 //! (`scripts/fit-costs.py`, results/2026-12-02-vm-costs). Shards, MPI's
 //! hand-outs, the ETA's share and the forecast's sample all weigh items by
 //! it; a timed sample on another machine only scales its seconds per
-//! nanosecond. The constants are part of the items' [`FORMAT`](super::FORMAT):
+//! nanosecond. The constants are part of the items' [`FORMAT`](crate::engine::join::FORMAT):
 //! changing them changes the order, so it bumps it.
 //!
 //! No model of the bound's terms follows an item's time closely: the terms
@@ -20,8 +20,8 @@
 //! `ln` from the platform's libm, whose last bits differ between systems):
 //! every machine must sort the items, and cut the shards, alike.
 
-use super::burnside;
-use super::items::Bound;
+use crate::engine::join::count::burnside;
+use crate::engine::join::count::items::Bound;
 
 /// The power model of a pair item, per parity of n (even, odd):
 /// nanoseconds = e^c (glue + 1)^a (pairs + 1)^b. Fitted by least squares
@@ -34,7 +34,7 @@ const PAIR_MODEL: [(f64, f64, f64); 2] = [
 ];
 
 /// A pair item's estimated nanoseconds.
-pub(super) fn pair(bound: &Bound, n: usize) -> f64 {
+pub(in crate::engine::join) fn pair(bound: &Bound, n: usize) -> f64 {
     let (c, a, b) = PAIR_MODEL[n % 2];
     exp(c + a * ln(bound.glue as f64 + 1.0) + b * ln(bound.pairs + 1.0))
 }
@@ -46,7 +46,7 @@ pub(super) fn pair(bound: &Bound, n: usize) -> f64 {
 /// about e^0.53 per n. Fitted (ln ns = c + d n, on each kind's mean item)
 /// on n = 16..20: a half-turn item 0.59 ms at n = 16, 4.5 ms at 18, 39 ms
 /// at 20 (0.87 and 6.7 ms at 17 and 19), a quarter-turn item 2-19 µs.
-pub(super) fn fixed(n: usize, item: usize) -> f64 {
+pub(in crate::engine::join) fn fixed(n: usize, item: usize) -> f64 {
     let nf = n as f64;
     let (half_turn, column) = burnside::search_of(n, item);
     if !half_turn {
@@ -68,7 +68,7 @@ pub(super) fn fixed(n: usize, item: usize) -> f64 {
 /// 2^(b-j)-th rank), so contiguous shards and hand-outs hold the same mix
 /// of large and small items, and a count's progress by items is its
 /// progress by time. The largest item (rank 0) still comes first.
-pub(super) fn interleave(len: usize) -> impl Iterator<Item = usize> {
+pub(in crate::engine::join) fn interleave(len: usize) -> impl Iterator<Item = usize> {
     let bits = usize::BITS - len.saturating_sub(1).leading_zeros();
     (0..1usize << bits)
         .map(move |place| {

@@ -6,7 +6,11 @@
 
 use std::time::Instant;
 
-use super::{burnside, cost, Join};
+use crate::engine::join::count::burnside;
+
+use crate::engine::join::order::cost;
+
+use crate::engine::join::Join;
 use crate::stats::{Moments, SplitMix64};
 
 /// The random draws of a sketch: the crate's stream, drawn the ways a
@@ -51,8 +55,8 @@ impl Draws {
 }
 
 /// The sketch of a whole count: a sample of its units (listed items, or
-/// drawn slots) sketched one by one ([`Join::sketch_item`]), the
-/// fixed-point searches by [`cost::fixed`].
+/// drawn slots) sketched one by one (`Join::sketch_item`), the
+/// fixed-point searches by `cost::fixed`.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Sketch {
     /// Units in all: items where they are listed, slots where drawn.
@@ -81,7 +85,7 @@ const FIRST_UNITS: usize = 16;
 impl Join {
     /// Sketches up to `samples` units, one drawn at random (with `seed`)
     /// from each of as many equal stretches of the order, as many as about
-    /// `budget_s` seconds allow (at least [`FIRST_UNITS`]), and forecasts the seconds all of
+    /// `budget_s` seconds allow (at least `FIRST_UNITS`), and forecasts the seconds all of
     /// them take on one thread of this machine: each unit stands for
     /// `units / sampled` of them.
     pub fn sketch(&self, samples: usize, budget_s: f64, seed: u64) -> Sketch {

@@ -7,8 +7,8 @@
 use std::io::Write;
 use std::time::Instant;
 
-use super::items::{bound, Bound};
-use super::{Join, Simd};
+use crate::engine::join::count::items::{bound, Bound};
+use crate::engine::join::{Join, Simd};
 use crate::engine::Engine;
 
 #[test]
@@ -117,7 +117,7 @@ fn shuffled(len: usize, pass: u64) -> Vec<usize> {
 #[test]
 #[ignore = "counts units whole beside their sketches for scripts/sketch-check.py (minutes)"]
 fn sketch_against_count() {
-    use super::sketch::Draws;
+    use crate::engine::join::forecast::board::Draws;
     let n: usize = std::env::var("NQUEENS_FIT_N").map_or(20, |v| v.parse().unwrap());
     let out = std::env::var("NQUEENS_FIT_OUT").unwrap_or_else(|_| format!("/tmp/sketch-{n}.csv"));
     let wanted: u64 = std::env::var("NQUEENS_SKETCH_UNITS").map_or(64, |v| v.parse().unwrap());

@@ -1,4 +1,4 @@
-//! The work items of the largest boards (from [`LISTED_TO`](super::LISTED_TO)
+//! The work items of the largest boards (from [`LISTED_TO`](crate::engine::join::LISTED_TO)
 //! + 1), worked out from their index instead of listed and costed.
 //!
 //! Listing the items and bounding each one's cost needs every quarter
@@ -6,7 +6,7 @@
 //! n = 27's 7 × 10⁷ items; n = 32 would have 1.5 × 10⁸ items (6 × 10⁸ row
 //! sets before the mirror and flip fold them) and n = 31 about 10⁹. Here a
 //! slot is one (group, row set) of the items' space, or one of the
-//! [fixed-point searches](super::burnside): slots are numbered group by
+//! [fixed-point searches](crate::engine::join::count::burnside): slots are numbered group by
 //! group, each group's row sets in the combinatorial number system, the
 //! searches last; the slots are put in a fixed pseudo-random order (a
 //! Feistel permutation), and work item i is the i-th block of
@@ -20,17 +20,17 @@
 //! without a cost model (a shard of m slots strays from its share by
 //! about the slots' spread over √m). Every item counts as its slots.
 
-use super::burnside;
-use super::frames::Frame;
-use super::items::{item_of, wanted, Item};
-use super::splits::spread;
+use crate::engine::join::count::burnside;
+use crate::engine::join::count::frames::Frame;
+use crate::engine::join::count::items::{item_of, wanted, Item};
+use crate::engine::join::count::splits::spread;
 use crate::stats::mix;
 
 /// The most work items a board is cut into: blocks of slots are made
 /// large enough to stay under it (n = 26: 3 slots an item; n = 32: 144),
 /// so that what is kept per item above the engine (costs, journals,
 /// hand-outs) stays bounded at every n.
-pub(super) const MOST_ITEMS: u64 = 1 << 22;
+pub(in crate::engine::join) const MOST_ITEMS: u64 = 1 << 22;
 
 /// One group's slots: its row sets of the half glued once.
 #[derive(Clone, Debug)]
@@ -47,7 +47,7 @@ struct Group {
 
 /// The slots of one board and the blocks they are cut into.
 #[derive(Clone, Debug)]
-pub(super) struct Slots {
+pub(in crate::engine::join) struct Slots {
     h: usize,
     groups: Vec<Group>,
     /// Slots that join pairs (the fixed-point searches follow).
@@ -60,7 +60,7 @@ pub(super) struct Slots {
 impl Slots {
     /// The slots of the n×n board whose groups start with the frames
     /// `firsts`.
-    pub(super) fn new(n: usize, h: usize, firsts: &[Frame]) -> Slots {
+    pub(in crate::engine::join) fn new(n: usize, h: usize, firsts: &[Frame]) -> Slots {
         let mut first = 0;
         let groups = firsts
             .iter()
@@ -89,34 +89,37 @@ impl Slots {
     }
 
     /// The work items.
-    pub(super) fn items(&self) -> usize {
+    pub(in crate::engine::join) fn items(&self) -> usize {
         self.total.div_ceil(self.per_item) as usize
     }
 
     /// The slots of work item `index`.
-    pub(super) fn slots(&self, index: usize) -> std::ops::Range<u64> {
+    pub(in crate::engine::join) fn slots(&self, index: usize) -> std::ops::Range<u64> {
         let start = (index as u64 * self.per_item).min(self.total);
         start..(start + self.per_item).min(self.total)
     }
 
     /// The items in work item `index` (its empty slots left out), in its
     /// order.
-    pub(super) fn items_of(&self, index: usize) -> impl Iterator<Item = Item> + '_ {
+    pub(in crate::engine::join) fn items_of(
+        &self,
+        index: usize,
+    ) -> impl Iterator<Item = Item> + '_ {
         self.slots(index).filter_map(|place| self.at(place))
     }
 
     /// All the slots, empty ones included.
-    pub(super) fn total(&self) -> u64 {
+    pub(in crate::engine::join) fn total(&self) -> u64 {
         self.total
     }
 
     /// Slots per work item.
-    pub(super) fn per_item(&self) -> u64 {
+    pub(in crate::engine::join) fn per_item(&self) -> u64 {
         self.per_item
     }
 
     /// What the slot at place `place` of the order holds.
-    pub(super) fn at(&self, place: u64) -> Option<Item> {
+    pub(in crate::engine::join) fn at(&self, place: u64) -> Option<Item> {
         self.slot(self.shuffle.apply(place))
     }
 
@@ -136,7 +139,7 @@ impl Slots {
 
     /// The work items that hold a fixed-point search (the slots after
     /// the pairs'), in order.
-    pub(super) fn items_with_fixed_points(&self) -> Vec<usize> {
+    pub(in crate::engine::join) fn items_with_fixed_points(&self) -> Vec<usize> {
         let mut items: Vec<usize> = (self.pairs..self.total)
             .map(|slot| (self.shuffle.place_of(slot) / self.per_item) as usize)
             .collect();
@@ -146,7 +149,7 @@ impl Slots {
     }
 
     /// The bytes the slots take.
-    pub(super) fn bytes(&self) -> u64 {
+    pub(in crate::engine::join) fn bytes(&self) -> u64 {
         (self.groups.len() * std::mem::size_of::<Group>()) as u64
     }
 }

@@ -1,12 +1,18 @@
 //! The join's forecast: it has no search tree to probe, so up to
 //! [`LARGEST_SAMPLED`] it times a sample of its own work items
 //! ([`sample::time_within`]), and past it, where one item takes minutes to
-//! days, it sketches a sample of its slots ([`Join::sketch`]).
+//! days, it sketches a sample of its slots ([`Join::sketch`]): the board's
+//! sketch ([`board`]) over items sketched one by one, each one's glue and
+//! pairs done in part and timed ([`item`]).
+
+pub(in crate::engine::join) mod board;
+pub(in crate::engine::join) mod item;
+
+pub use self::board::Sketch;
 
 use super::{Join, LARGEST_SAMPLED};
 use crate::engine::forecast::{Basis, Workload};
-use crate::engine::sample;
-use crate::engine::Engine;
+use crate::engine::{sample, Engine};
 
 /// The join's items timed at most for a forecast.
 pub const JOIN_SAMPLES: usize = 256;

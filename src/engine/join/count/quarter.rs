@@ -163,13 +163,13 @@ impl QuarterTable {
 
 /// Where a half's quarter cells come from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum Source {
+pub(in crate::engine::join) enum Source {
     /// The whole quarter table, filled once (to n = 23).
     Table,
     /// The row sets an item glues from, filled by each worker (n = 24, 25).
     RowSets,
     /// Each cell searched on its own as the glue reaches it (past
-    /// [`LISTED_TO`](super::LISTED_TO): a row set of 16×16 holds about 10⁹ placements).
+    /// [`LISTED_TO`](crate::engine::join::LISTED_TO): a row set of 16×16 holds about 10⁹ placements).
     Searched,
 }
 

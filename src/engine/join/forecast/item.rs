@@ -29,12 +29,13 @@
 
 use std::time::Instant;
 
-use super::super::frames::{Fold, Shape, Side};
-use super::super::items::Item;
-use super::super::pairs;
-use super::super::quarter::Source;
-use super::super::sketch::Draws;
-use super::{Half, Join, Lower, RowSet, SLACK};
+use super::board::Draws;
+use crate::engine::join::count::frames::{Fold, Shape, Side};
+use crate::engine::join::count::glue::{Half, Lower, SLACK};
+use crate::engine::join::count::items::Item;
+use crate::engine::join::count::pairs;
+use crate::engine::join::count::quarter::{RowSet, Source};
+use crate::engine::join::Join;
 
 /// Column splits drawn per half.
 const SPLITS: usize = 32;
@@ -91,8 +92,8 @@ fn weighed(glued: &[u64], stand_for: &[(usize, f64)]) -> Vec<u64> {
 
 /// The longest sides whose pairs are counted at their own lengths
 /// (milliseconds); longer ones are worked out ([`pairs::work`]).
-pub(super) const SLICED_CAP: usize = 1 << 17;
-pub(super) const STREAM_CAP: usize = 1 << 16;
+pub(in crate::engine::join) const SLICED_CAP: usize = 1 << 17;
+pub(in crate::engine::join) const STREAM_CAP: usize = 1 << 16;
 
 /// The lists (sliced, streamed) a count's pace per unit of work is timed
 /// on: a few blocks against a stream of 8 MB, and many blocks sieved

@@ -9,13 +9,14 @@ use std::sync::{Arc, Mutex};
 use rayon::prelude::*;
 
 use super::cost;
-use super::frames::{frames, groups, Frame};
-use super::glue::RUN;
-use super::items::{count_items_of, items_of, Bound, Gathered, Item};
-use super::quarter::{self, Source};
 use super::slots::Slots;
-use super::splits::Splits;
-use super::{burnside, Join, LISTED_TO, SMALLEST_JOINED, WHOLE_TABLE_BYTES};
+use crate::engine::join::count::burnside;
+use crate::engine::join::count::frames::{frames, groups, Frame};
+use crate::engine::join::count::glue::RUN;
+use crate::engine::join::count::items::{count_items_of, items_of, Bound, Gathered, Item};
+use crate::engine::join::count::quarter::{self, Source};
+use crate::engine::join::count::splits::Splits;
+use crate::engine::join::{Join, LISTED_TO, SMALLEST_JOINED, WHOLE_TABLE_BYTES};
 use crate::problem::{check_board_size, Error};
 
 /// What a join needs in memory, in bytes, planned before it allocates.
@@ -45,7 +46,7 @@ impl MemoryPlan {
 
 /// The work items in their order.
 #[derive(Clone, Debug)]
-pub(super) enum Order {
+pub(in crate::engine::join) enum Order {
     /// Listed with their costs, interleaved by cost ([`cost::interleave`]),
     /// to [`LISTED_TO`].
     Listed { items: Vec<Item>, costs: Vec<f32> },
@@ -55,7 +56,7 @@ pub(super) enum Order {
 
 impl Order {
     /// How many work items there are.
-    pub(super) fn len(&self) -> usize {
+    pub(in crate::engine::join) fn len(&self) -> usize {
         match self {
             Order::Listed { items, .. } => items.len(),
             Order::Drawn(slots) => slots.items(),
@@ -65,7 +66,7 @@ impl Order {
     /// Work item `index`'s estimated cost: in the reference machine's
     /// nanoseconds for a listed item, its slots for a drawn one (every
     /// stretch of drawn items is a random sample of the slots).
-    pub(super) fn cost(&self, index: usize) -> f64 {
+    pub(in crate::engine::join) fn cost(&self, index: usize) -> f64 {
         match self {
             Order::Listed { costs, .. } => costs.get(index).map_or(1.0, |&c| f64::from(c)),
             Order::Drawn(slots) => {
@@ -78,7 +79,7 @@ impl Order {
     /// The units items are made of: listed items, or drawn slots (each a
     /// pair item, a fixed-point search or empty). A sample of units is a
     /// sample of the count's work.
-    pub(super) fn units(&self) -> u64 {
+    pub(in crate::engine::join) fn units(&self) -> u64 {
         match self {
             Order::Listed { items, .. } => items.len() as u64,
             Order::Drawn(slots) => slots.total(),
@@ -86,7 +87,7 @@ impl Order {
     }
 
     /// What unit `unit` holds (`None`: an empty slot).
-    pub(super) fn unit(&self, unit: u64) -> Option<Item> {
+    pub(in crate::engine::join) fn unit(&self, unit: u64) -> Option<Item> {
         match self {
             Order::Listed { items, .. } => items.get(unit as usize).copied(),
             Order::Drawn(slots) => slots.at(unit),
@@ -94,7 +95,7 @@ impl Order {
     }
 
     /// Units per work item: 1 when listed.
-    pub(super) fn per_item(&self) -> u64 {
+    pub(in crate::engine::join) fn per_item(&self) -> u64 {
         match self {
             Order::Listed { .. } => 1,
             Order::Drawn(slots) => slots.per_item(),
@@ -103,7 +104,7 @@ impl Order {
 
     /// The work items that hold fixed-point searches, in order: found in
     /// the list, or placed from the searches' slots.
-    pub(super) fn items_with_fixed_points(&self) -> Vec<usize> {
+    pub(in crate::engine::join) fn items_with_fixed_points(&self) -> Vec<usize> {
         match self {
             Order::Listed { items, .. } => (0..items.len())
                 .filter(|&i| items[i].fixed_index().is_some())
@@ -114,7 +115,10 @@ impl Order {
 
     /// The items work item `index` counts: one listed item, or a drawn
     /// block's (none past the last).
-    pub(super) fn items_of(&self, index: usize) -> impl Iterator<Item = Item> + '_ {
+    pub(in crate::engine::join) fn items_of(
+        &self,
+        index: usize,
+    ) -> impl Iterator<Item = Item> + '_ {
         let (listed, drawn) = match self {
             Order::Listed { items, .. } => (items.get(index).copied(), None),
             Order::Drawn(slots) => (None, Some(slots.items_of(index))),
@@ -146,7 +150,7 @@ fn scratch(east: u64, west: u64, lower: u64) -> u64 {
 /// <= 32), without laying it out: its pair items are the row sets of its
 /// groups (one per orbit, [`items_of`]), listed to [`LISTED_TO`] and
 /// drawn in blocks past it; the fixed-point searches come on top.
-pub(super) fn count_items(n: usize) -> usize {
+pub(in crate::engine::join) fn count_items(n: usize) -> usize {
     let h = n / 2;
     if n > LISTED_TO {
         return Join::lay_out_drawn(n).order.len();
@@ -164,14 +168,14 @@ pub(super) fn count_items(n: usize) -> usize {
 }
 
 /// A join before its table is filled.
-pub(super) struct Layout {
-    pub(super) sizes: Option<quarter::CellSizes>,
-    pub(super) cells: Source,
-    pub(super) splits: Splits,
-    pub(super) frames: Vec<Frame>,
-    pub(super) groups: Vec<Range<usize>>,
-    pub(super) order: Arc<Order>,
-    pub(super) memory: MemoryPlan,
+pub(in crate::engine::join) struct Layout {
+    pub(in crate::engine::join) sizes: Option<quarter::CellSizes>,
+    pub(in crate::engine::join) cells: Source,
+    pub(in crate::engine::join) splits: Splits,
+    pub(in crate::engine::join) frames: Vec<Frame>,
+    pub(in crate::engine::join) groups: Vec<Range<usize>>,
+    pub(in crate::engine::join) order: Arc<Order>,
+    pub(in crate::engine::join) memory: MemoryPlan,
 }
 
 impl Join {
@@ -180,7 +184,7 @@ impl Join {
     /// when the plan, the costs and the engine each sized it), and a count
     /// asks for the memory plan, the costs and the engine in turn. The
     /// last board laid out is kept (its cell sizes are in the memory plan).
-    pub(super) fn layout(n: usize) -> Result<Arc<Layout>, Error> {
+    pub(in crate::engine::join) fn layout(n: usize) -> Result<Arc<Layout>, Error> {
         static LAID_OUT: Mutex<Option<(usize, Arc<Layout>)>> = Mutex::new(None);
         let mut laid_out = LAID_OUT.lock().unwrap_or_else(|e| e.into_inner());
         if let Some((board, layout)) = laid_out.as_ref() {
@@ -195,7 +199,7 @@ impl Join {
 
     /// The frames, the items (in their order), their costs and the memory
     /// plan for one thread; the table is only walked to be sized.
-    pub(super) fn lay_out(n: usize) -> Result<Layout, Error> {
+    pub(in crate::engine::join) fn lay_out(n: usize) -> Result<Layout, Error> {
         let threads = 1;
         check_board_size(n)?;
         let h = n / 2;
@@ -298,7 +302,7 @@ impl Join {
     /// The layout past [`LISTED_TO`]: items drawn from their index, cells
     /// searched as the glue reaches them; nothing sized or bounded item
     /// by item, so it takes milliseconds.
-    pub(super) fn lay_out_drawn(n: usize) -> Layout {
+    pub(in crate::engine::join) fn lay_out_drawn(n: usize) -> Layout {
         let h = n / 2;
         let frames = frames(n, h);
         let splits = Splits::new(h, &frames);

@@ -6,13 +6,13 @@ use super::frames::Frame;
 /// The k-subsets of every column set the frames use, listed once: the
 /// column splits a half's glue walks.
 #[derive(Clone, Debug, Default)]
-pub(super) struct Splits {
+pub(in crate::engine::join) struct Splits {
     /// `lists[columns][k]`, empty for the sets no frame uses.
-    pub(super) lists: Vec<Vec<Vec<u32>>>,
+    pub(in crate::engine::join) lists: Vec<Vec<Vec<u32>>>,
 }
 
 impl Splits {
-    pub(super) fn new(h: usize, frames: &[Frame]) -> Splits {
+    pub(in crate::engine::join) fn new(h: usize, frames: &[Frame]) -> Splits {
         let mut lists = vec![Vec::new(); 1 << h];
         for frame in frames {
             for columns in [frame.east.columns, frame.west.columns] {
@@ -28,20 +28,20 @@ impl Splits {
     }
 
     /// The bytes the lists take.
-    pub(super) fn bytes(&self) -> u64 {
+    pub(in crate::engine::join) fn bytes(&self) -> u64 {
         let lists = self.lists.iter().flatten().map(|list| 4 * list.len() + 24);
         (lists.sum::<usize>() + 24 * self.lists.len()) as u64
     }
 
     /// The k-subsets of `columns` (a set some frame uses).
-    pub(super) fn of(&self, columns: u32, k: u32) -> &[u32] {
+    pub(in crate::engine::join) fn of(&self, columns: u32, k: u32) -> &[u32] {
         &self.lists[columns as usize][k as usize]
     }
 }
 
 /// The subsets of `set` with `k` members: Gosper's walk over k-subsets of
 /// `0..|set|`, each spread onto the members of `set`.
-pub(super) fn subsets(set: u32, k: u32) -> impl Iterator<Item = u32> {
+pub(in crate::engine::join) fn subsets(set: u32, k: u32) -> impl Iterator<Item = u32> {
     let size = set.count_ones();
     let first = if k == 0 { 0 } else { (1u32 << k) - 1 };
     let end = 1u64 << size;
@@ -62,7 +62,7 @@ pub(super) fn subsets(set: u32, k: u32) -> impl Iterator<Item = u32> {
 }
 
 /// Bit i of `bits` placed on the i-th member of `set` (a software PDEP).
-pub(super) fn spread(mut bits: u64, set: u64) -> u64 {
+pub(in crate::engine::join) fn spread(mut bits: u64, set: u64) -> u64 {
     let (mut out, mut members) = (0, set);
     while bits != 0 && members != 0 {
         let member = members & members.wrapping_neg();

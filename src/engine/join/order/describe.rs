@@ -2,9 +2,9 @@
 //! tally weighs ([`ItemSet`]), for an audit to recount another way, and a
 //! line saying so for people.
 
-use super::frames::{Fold, Frame};
-use super::items::Item;
-use super::Join;
+use crate::engine::join::count::frames::{Fold, Frame};
+use crate::engine::join::count::items::Item;
+use crate::engine::join::Join;
 use crate::engine::recount::{ItemSet, Part, Weighing};
 
 /// A work item described: the solutions it weighs, and how, in words.
@@ -18,7 +18,7 @@ pub struct Described {
 
 impl Join {
     /// What work item `index` stands for, if it joins pairs; `None` for the
-    /// items that count the rotations' fixed points ([`burnside::items`](super::burnside::items))
+    /// items that count the rotations' fixed points ([`burnside::items`](crate::engine::join::count::burnside::items))
     /// and for indices past the last item.
     pub fn describe(&self, index: usize) -> Option<Described> {
         // A drawn item stands for all the pair items of its block.

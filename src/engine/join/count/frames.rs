@@ -8,11 +8,11 @@ use std::ops::Range;
 /// The columns of one half: where its quarters stand, and which of their
 /// columns are free.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) struct Side {
+pub(in crate::engine::join) struct Side {
     /// The board column of the quarters' first column.
-    pub(super) c0: usize,
+    pub(in crate::engine::join) c0: usize,
     /// The free columns, as a bit set of the quarters' columns.
-    pub(super) columns: u32,
+    pub(in crate::engine::join) columns: u32,
 }
 
 /// Which diagonals an east and a west half can share: the rising ones
@@ -20,15 +20,19 @@ pub(super) struct Side {
 /// (first, count). A half's pattern holds them, rising ones in the low
 /// bits.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) struct Shape {
-    pub(super) sum: (usize, usize),
-    pub(super) diff: (usize, usize),
+pub(in crate::engine::join) struct Shape {
+    pub(in crate::engine::join) sum: (usize, usize),
+    pub(in crate::engine::join) diff: (usize, usize),
 }
 
 impl Shape {
     /// The diagonals shared by the columns `east` and `west` (inclusive
     /// ranges, east left of west) of the n×n board.
-    pub(super) fn between(n: usize, east: (usize, usize), west: (usize, usize)) -> Shape {
+    pub(in crate::engine::join) fn between(
+        n: usize,
+        east: (usize, usize),
+        west: (usize, usize),
+    ) -> Shape {
         // Rising r + c: east reaches n - 1 + east.1, west starts at west.0.
         // Falling r - c + n - 1: east starts at n - 1 - east.1, west
         // reaches 2n - 2 - west.0.
@@ -38,12 +42,12 @@ impl Shape {
     }
 
     /// The pattern's width in bits.
-    pub(super) fn bits(self) -> usize {
+    pub(in crate::engine::join) fn bits(self) -> usize {
         self.sum.1 + self.diff.1
     }
 
     /// The pattern of a half with diagonals `(sum, diff)`.
-    pub(super) fn pattern(self, (sum, diff): (u64, u64)) -> u64 {
+    pub(in crate::engine::join) fn pattern(self, (sum, diff): (u64, u64)) -> u64 {
         let low = |bits: usize| (1u64 << bits) - 1;
         (sum >> self.sum.0 & low(self.sum.1))
             | (diff >> self.diff.0 & low(self.diff.1)) << self.sum.1
@@ -52,12 +56,12 @@ impl Shape {
     /// A west half's pattern `p` as an east half's, mirrored left to right:
     /// its rising and falling diagonals swapped.
     #[inline(always)]
-    pub(super) fn mirrored(self, p: u64) -> u64 {
+    pub(in crate::engine::join) fn mirrored(self, p: u64) -> u64 {
         p >> self.sum.1 | (p & ((1u64 << self.sum.1) - 1)) << self.sum.1
     }
 
     /// The pattern bits of the n×n board's two long diagonals.
-    pub(super) fn long_diagonals(self, n: usize) -> u64 {
+    pub(in crate::engine::join) fn long_diagonals(self, n: usize) -> u64 {
         let long = 1u64 << (n - 1);
         self.pattern((long, 0)) | self.pattern((0, long))
     }
@@ -67,31 +71,31 @@ impl Shape {
 /// each side, the rows, the diagonals held outside, and how many boards of
 /// the orbit each counted one stands for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) struct Frame {
-    pub(super) east: Side,
-    pub(super) west: Side,
+pub(in crate::engine::join) struct Frame {
+    pub(in crate::engine::join) east: Side,
+    pub(in crate::engine::join) west: Side,
     /// North and south rows free, as bit sets of the quarters' rows.
-    pub(super) north: u32,
-    pub(super) south: u32,
+    pub(in crate::engine::join) north: u32,
+    pub(in crate::engine::join) south: u32,
     /// Diagonals held outside the quarters (rising, falling).
-    pub(super) forbidden: (u64, u64),
+    pub(in crate::engine::join) forbidden: (u64, u64),
     /// Those the west half keeps off when it is glued once for a group:
     /// the middle column's queen's (all of them for a mirror frame).
-    pub(super) west_forbidden: (u64, u64),
+    pub(in crate::engine::join) west_forbidden: (u64, u64),
     /// The middle row's queen's diagonals as pattern bits, set in the east
     /// halves when the west ones are glued once for a group (so that west
     /// halves on them pair with none).
-    pub(super) middle_row: u64,
-    pub(super) shape: Shape,
+    pub(in crate::engine::join) middle_row: u64,
+    pub(in crate::engine::join) shape: Shape,
     /// The boards each counted solution stands for.
-    pub(super) weight: u64,
+    pub(in crate::engine::join) weight: u64,
     /// Which row sets count alike.
-    pub(super) fold: Fold,
+    pub(in crate::engine::join) fold: Fold,
 }
 
 /// The symmetries of a frame that fold its items.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum Fold {
+pub(in crate::engine::join) enum Fold {
     /// The west side is the east's mirror image and the frame its own
     /// north-south flip (even n, and the centre queen of odd n): E, its
     /// complement and their flips count alike.
@@ -103,7 +107,7 @@ pub(super) enum Fold {
 
 /// The frames of the n×n board: for even n the whole board; for odd n the
 /// centre queen, and one pair (Q1, Q2) per orbit of the off-centre ones.
-pub(super) fn frames(n: usize, h: usize) -> Vec<Frame> {
+pub(in crate::engine::join) fn frames(n: usize, h: usize) -> Vec<Frame> {
     let all = (1u32 << h) - 1;
     let square = |c0| Side { c0, columns: all };
     // East columns 0..h, west n - h..n (the middle column of odd n apart).
@@ -189,7 +193,7 @@ pub(super) fn frames(n: usize, h: usize) -> Vec<Frame> {
 /// The runs of consecutive frames that can share their west halves: the
 /// off-centre frames of odd n with the same west side, rows and west
 /// forbidden diagonals; every other frame alone.
-pub(super) fn groups(frames: &[Frame]) -> Vec<Range<usize>> {
+pub(in crate::engine::join) fn groups(frames: &[Frame]) -> Vec<Range<usize>> {
     let shares = |a: &Frame, b: &Frame| {
         a.fold == Fold::None
             && b.fold == Fold::None
@@ -209,7 +213,7 @@ pub(super) fn groups(frames: &[Frame]) -> Vec<Range<usize>> {
 /// The smallest of the 8 images of the off-centre pair (a, b) under the
 /// square's symmetries: the quarter turn (a, b) -> (-b, a) and the
 /// transpose (a, b) -> (b, a) generate them.
-pub(super) fn canonical(a: i64, b: i64) -> (i64, i64) {
+pub(in crate::engine::join) fn canonical(a: i64, b: i64) -> (i64, i64) {
     let mut best = (a, b);
     let mut current = (a, b);
     for _ in 0..4 {

@@ -8,11 +8,10 @@ use super::frames::{Fold, Shape, Side};
 use super::items::Item;
 use super::pairs;
 use super::quarter::{self, Quarter, QuarterTable, RowSet, Source};
-use super::Join;
+use crate::engine::join::Join;
 
 #[cfg(target_arch = "x86_64")]
 mod avx512;
-pub(super) mod sketch;
 
 thread_local! {
     /// Each worker's half lists and lower quarters, kept from item to item.
@@ -24,23 +23,23 @@ thread_local! {
 /// in the diagonals, so a half's is its upper quarter's OR its lower
 /// quarter's: worked out once per quarter, not once per pair.
 #[derive(Default)]
-struct Lower {
-    sums: Vec<u64>,
-    diffs: Vec<u64>,
-    patterns: Vec<u64>,
+pub(in crate::engine::join) struct Lower {
+    pub(in crate::engine::join) sums: Vec<u64>,
+    pub(in crate::engine::join) diffs: Vec<u64>,
+    pub(in crate::engine::join) patterns: Vec<u64>,
 }
 
 /// An upper quarter placed: its diagonals and its part of the pattern
 /// (with the item's extra bits).
 #[derive(Clone, Copy)]
-struct Upper {
-    sum: u64,
-    diff: u64,
-    pattern: u64,
+pub(in crate::engine::join) struct Upper {
+    pub(in crate::engine::join) sum: u64,
+    pub(in crate::engine::join) diff: u64,
+    pub(in crate::engine::join) pattern: u64,
 }
 
 /// Slots past a list's end the vector loops may write (and not keep).
-const SLACK: usize = 8;
+pub(in crate::engine::join) const SLACK: usize = 8;
 
 /// One worker's half lists and lower quarters.
 #[derive(Default)]
@@ -68,16 +67,16 @@ struct Scratch {
 /// extra run of one side re-glues the other side's halves, a few ns each,
 /// where pairing one of them with a run costs about 2^22 / 512 times ten
 /// instructions: nothing to speak of. Boards to n = 23 never cut a run.
-pub(super) const RUN: u64 = 1 << 22;
+pub(in crate::engine::join) const RUN: u64 = 1 << 22;
 
 /// A run of a half's column splits, and how many halves it may glue; a
 /// split that alone may glue more than a run holds is cut into runs of
 /// its upper quarters (`uppers`, places in its upper cell; else all).
 #[derive(Clone, Debug)]
-struct Run {
-    splits: Range<usize>,
-    uppers: Range<usize>,
-    bound: u64,
+pub(in crate::engine::join) struct Run {
+    pub(in crate::engine::join) splits: Range<usize>,
+    pub(in crate::engine::join) uppers: Range<usize>,
+    pub(in crate::engine::join) bound: u64,
 }
 
 /// A run's `uppers` when it glues all of its splits' upper quarters.
@@ -97,19 +96,19 @@ impl Run {
 /// What one half is glued from: its upper and lower quarters' cells, the
 /// column splits it walks, its columns, the diagonals it keeps off, the
 /// shape of its patterns and the bits set in them.
-struct Half<'a> {
-    uppers: Cells<'a>,
-    lowers: Cells<'a>,
-    splits: &'a [u32],
-    side: Side,
-    keep: ((u64, u64), Shape, u64),
+pub(in crate::engine::join) struct Half<'a> {
+    pub(in crate::engine::join) uppers: Cells<'a>,
+    pub(in crate::engine::join) lowers: Cells<'a>,
+    pub(in crate::engine::join) splits: &'a [u32],
+    pub(in crate::engine::join) side: Side,
+    pub(in crate::engine::join) keep: ((u64, u64), Shape, u64),
 }
 
 impl Half<'_> {
     /// Its splits cut into runs of at most `most` halves (a split over it
     /// cut by its upper quarters, each run then at most `most` halves or
     /// one lower cell's worth), into `runs`.
-    fn runs(&self, most: u64, runs: &mut Vec<Run>) {
+    pub(in crate::engine::join) fn runs(&self, most: u64, runs: &mut Vec<Run>) {
         runs.clear();
         let mut run = Run::at(0);
         for (i, &upper_columns) in self.splits.iter().enumerate() {
@@ -148,7 +147,7 @@ impl Half<'_> {
 
 /// A quarter's cells on one row set: from the whole table, from the row
 /// set filled for this half, or searched one at a time.
-enum Cells<'a> {
+pub(in crate::engine::join) enum Cells<'a> {
     Table(&'a QuarterTable, u32),
     Rows(&'a RowSet),
     Searched(usize, u32),
@@ -157,7 +156,11 @@ enum Cells<'a> {
 impl<'a> Cells<'a> {
     /// The placements on exactly the columns `columns`, searched into
     /// `cell` if need be.
-    fn cell<'b>(&self, columns: u32, cell: &'b mut Vec<Quarter>) -> &'b [Quarter]
+    pub(in crate::engine::join) fn cell<'b>(
+        &self,
+        columns: u32,
+        cell: &'b mut Vec<Quarter>,
+    ) -> &'b [Quarter]
     where
         'a: 'b,
     {
@@ -220,7 +223,7 @@ impl Join {
     /// quarters' rows) and the columns of `side` is glued from, keeping off
     /// `forbidden`, its patterns of `shape` with the bits `extra` set; the
     /// row sets are filled into `row_sets` where there is no whole table.
-    fn half<'a>(
+    pub(in crate::engine::join) fn half<'a>(
         &'a self,
         (north, south): (u32, u32),
         side: Side,
@@ -239,7 +242,7 @@ impl Join {
 
     /// Glues the halves of `half`'s splits in `run` and appends their
     /// patterns to `patterns` (`cells` holds the cells searched).
-    fn glue(
+    pub(in crate::engine::join) fn glue(
         &self,
         half: &Half,
         run: &Run,
@@ -276,7 +279,12 @@ impl Join {
     /// The lower quarters of `cell` placed for `half`, those that keep off
     /// its diagonals kept in `lower`.
     #[inline(always)]
-    fn place_lowers(&self, half: &Half, cell: &[Quarter], lower: &mut Lower) {
+    pub(in crate::engine::join) fn place_lowers(
+        &self,
+        half: &Half,
+        cell: &[Quarter],
+        lower: &mut Lower,
+    ) {
         let (n, h) = (self.n, self.h);
         let (forbidden, shape, _) = half.keep;
         let Lower {
@@ -301,7 +309,7 @@ impl Join {
     /// Upper quarter `a` placed for `half`, unless it meets the diagonals
     /// the half keeps off.
     #[inline(always)]
-    fn place_upper(&self, half: &Half, a: Quarter) -> Option<Upper> {
+    pub(in crate::engine::join) fn place_upper(&self, half: &Half, a: Quarter) -> Option<Upper> {
         let (forbidden, shape, extra) = half.keep;
         let (sum, diff) = a.place(self.n, self.h, 0, half.side.c0);
         (sum & forbidden.0 == 0 && diff & forbidden.1 == 0).then(|| Upper {
@@ -314,7 +322,12 @@ impl Join {
     /// Appends the patterns of the halves `a` makes with `lower`'s
     /// quarters; `patterns` has room for them all and [`SLACK`].
     #[inline(always)]
-    fn pair_with(&self, a: Upper, lower: &Lower, patterns: &mut Vec<u64>) {
+    pub(in crate::engine::join) fn pair_with(
+        &self,
+        a: Upper,
+        lower: &Lower,
+        patterns: &mut Vec<u64>,
+    ) {
         // Every pair is written and kept or not by its test, without a
         // branch: a third or so are kept, which no predictor learns.
         match self.simd {
@@ -374,7 +387,7 @@ impl Join {
     }
 
     /// The solutions item `item` stands for.
-    pub(super) fn count_item(&self, item: &Item) -> u64 {
+    pub(in crate::engine::join) fn count_item(&self, item: &Item) -> u64 {
         SCRATCH.with_borrow_mut(|scratch| {
             let Scratch {
                 east,

@@ -11,13 +11,13 @@ use super::splits::Splits;
 /// or one of the searches for the rotations' fixed points
 /// ([`Item::fixed`]), placed among them.
 #[derive(Clone, Copy, Debug)]
-pub(super) struct Item {
-    pub(super) group: u32,
-    pub(super) north: u16,
-    pub(super) south: u16,
+pub(in crate::engine::join) struct Item {
+    pub(in crate::engine::join) group: u32,
+    pub(in crate::engine::join) north: u16,
+    pub(in crate::engine::join) south: u16,
     /// The row sets this one stands for (its orbit under the flip, and the
     /// mirror), times the frame's weight.
-    pub(super) weight: u32,
+    pub(in crate::engine::join) weight: u32,
 }
 
 /// The group of a fixed-point item: no group of frames.
@@ -25,7 +25,7 @@ const FIXED: u32 = u32::MAX;
 
 impl Item {
     /// Fixed-point item `index` ([`burnside::fixed_item`](super::burnside::fixed_item)).
-    pub(super) fn fixed(index: usize) -> Item {
+    pub(in crate::engine::join) fn fixed(index: usize) -> Item {
         Item {
             group: FIXED,
             north: u16::try_from(index).expect("2n fixed-point items"),
@@ -35,7 +35,7 @@ impl Item {
     }
 
     /// Which fixed-point item this is, if it is one (else it joins pairs).
-    pub(super) fn fixed_index(&self) -> Option<usize> {
+    pub(in crate::engine::join) fn fixed_index(&self) -> Option<usize> {
         (self.group == FIXED).then_some(usize::from(self.north))
     }
 }
@@ -43,23 +43,23 @@ impl Item {
 /// What one item's halves may glue, at most: for each half, the sum over
 /// its column splits of the two quarter cells' sizes multiplied.
 #[derive(Clone, Copy, Debug, Default)]
-pub(super) struct Bound {
+pub(in crate::engine::join) struct Bound {
     /// The largest east and west halves.
-    pub(super) east: u64,
-    pub(super) west: u64,
+    pub(in crate::engine::join) east: u64,
+    pub(in crate::engine::join) west: u64,
     /// The largest lower cell placed on the way.
-    pub(super) lower: u64,
+    pub(in crate::engine::join) lower: u64,
     /// All the halves the item glues.
-    pub(super) glue: u64,
+    pub(in crate::engine::join) glue: u64,
     /// The pairs of glued halves it compares.
-    pub(super) pairs: f64,
+    pub(in crate::engine::join) pairs: f64,
 }
 
 /// What `item` of the frames `frames` may glue, from the quarter cells'
 /// sizes: the definition, split by split ([`Gathered::bound`] gives the
 /// same numbers faster, and is what lays the boards out).
 #[cfg(test)]
-pub(super) fn bound(
+pub(in crate::engine::join) fn bound(
     sizes: &quarter::CellSizes,
     splits: &Splits,
     frames: &[Frame],
@@ -120,7 +120,7 @@ fn bound_by(frames: &[Frame], item: &Item, side: impl Fn((u32, u32), u32) -> (u6
 /// [`bound`] looks each cell up in a 64 MiB table: 72 s of n = 25's 78 s
 /// layout on the 2-core AMD EPYC. It takes C(h+m, h) sizes a column set
 /// (2.7 million at h = m = 12, 16 bits each).
-pub(super) struct Gathered {
+pub(in crate::engine::join) struct Gathered {
     /// For each column set (by its bits), its place among those gathered.
     set: Vec<u32>,
     /// For each (place, row set): where its sizes start; one more at the
@@ -135,7 +135,11 @@ pub(super) struct Gathered {
 impl Gathered {
     /// The sizes of the column sets `splits` lists (h×h quarters, whose
     /// cells hold at most 15,003 placements to h = 12: 16 bits each).
-    pub(super) fn new(h: usize, sizes: &quarter::CellSizes, splits: &Splits) -> Gathered {
+    pub(in crate::engine::join) fn new(
+        h: usize,
+        sizes: &quarter::CellSizes,
+        splits: &Splits,
+    ) -> Gathered {
         let used: Vec<u32> = (0..1u32 << h)
             .filter(|&c| !splits.lists[c as usize].is_empty())
             .collect();
@@ -177,7 +181,7 @@ impl Gathered {
     }
 
     /// What `item` may glue: [`bound`]'s numbers.
-    pub(super) fn bound(&self, frames: &[Frame], item: &Item) -> Bound {
+    pub(in crate::engine::join) fn bound(&self, frames: &[Frame], item: &Item) -> Bound {
         bound_by(frames, item, |(north, south), columns| {
             if north.count_ones() + south.count_ones() != columns.count_ones() {
                 return (0, 0); // no split fills both cells
@@ -192,12 +196,17 @@ impl Gathered {
 /// The work items of a frame: every split of its rows between east (as
 /// many as its east columns) and west, one per orbit under the frame's
 /// fold.
-pub(super) fn items_of(h: usize, index: usize, frame: &Frame, items: &mut Vec<Item>) {
+pub(in crate::engine::join) fn items_of(
+    h: usize,
+    index: usize,
+    frame: &Frame,
+    items: &mut Vec<Item>,
+) {
     items.extend(row_sets(h, frame).filter_map(|rows| item_of(h, index, frame, rows)));
 }
 
 /// How many work items [`items_of`] makes of a frame, storing none.
-pub(super) fn count_items_of(h: usize, frame: &Frame) -> usize {
+pub(in crate::engine::join) fn count_items_of(h: usize, frame: &Frame) -> usize {
     row_sets(h, frame)
         .filter(|&rows| item_of(h, 0, frame, rows).is_some())
         .count()
@@ -220,7 +229,7 @@ fn row_sets(h: usize, frame: &Frame) -> impl Iterator<Item = (u32, u32)> + '_ {
 
 /// How many rows the half built once holds: the east's for a mirror
 /// frame, else the west's (as many as its columns).
-pub(super) fn wanted(frame: &Frame) -> u32 {
+pub(in crate::engine::join) fn wanted(frame: &Frame) -> u32 {
     match frame.fold {
         Fold::MirrorAndFlip => frame.east.columns.count_ones(),
         Fold::None => frame.west.columns.count_ones(),
@@ -231,7 +240,7 @@ pub(super) fn wanted(frame: &Frame) -> u32 {
 /// `(north, south)` of the half built once ([`wanted`] of them, inside
 /// the frame's rows), with its weight; `None` if another row set of its
 /// orbit stands for it.
-pub(super) fn item_of(
+pub(in crate::engine::join) fn item_of(
     h: usize,
     index: usize,
     frame: &Frame,
@@ -293,8 +302,8 @@ fn dot_reversed(a: &[u16], b: &[u16]) -> u64 {
 
 #[cfg(test)]
 mod tests {
-    use super::super::frames::{frames, groups};
     use super::*;
+    use crate::engine::join::count::frames::{frames, groups};
 
     #[test]
     fn gathered_sizes_bound_every_item_as_the_definition_does() {

@@ -64,7 +64,9 @@ mod neon;
 mod portable;
 mod sieve;
 
-use crate::engine::cpu::{self, Path, Simd};
+use crate::engine::cpu;
+
+use crate::engine::cpu::{Path, Simd};
 
 /// Below this many patterns on the smaller side, the double loop is
 /// faster than building a block's tables.

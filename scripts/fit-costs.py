@@ -3,11 +3,11 @@
 the engine's items cut shards.
 
 Every item of each board is timed on one thread (the ignored test
-engine::join::fit::item_times, the fastest of a few passes, beside the
+engine::join::order::fit::item_times, the fastest of a few passes, beside the
 terms of its bound: the quarter pairs its glue may try, `glue`, and the
 pairs of halves it may compare, `pairs`), in the engine's order. Then:
 
-- the shipped model (src/engine/join/cost.rs) is judged by the shards the
+- the shipped model (src/engine/join/order/cost.rs) is judged by the shards the
   engine cuts: its items in their order (interleaved by cost) cut into M
   contiguous ranges of equal cost (as exec::shard::ranges does), each
   shard's time the sum of its items' measured times, slowest over mean;
@@ -43,7 +43,7 @@ def measure_items(n, path):
     env = dict(os.environ, NQUEENS_FIT_N=str(n), NQUEENS_FIT_OUT=str(path))
     subprocess.run(
         ["cargo", "test", "--release", "--quiet", "--lib", "--", "--ignored", "--exact",
-         "engine::join::fit::item_times"],
+         "engine::join::order::fit::item_times"],
         cwd=measure.ROOT, env=env, check=True, stdout=subprocess.DEVNULL)
 
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""How far the join's cost model (src/engine/join/cost.rs, fitted on
+"""How far the join's cost model (src/engine/join/order/cost.rs, fitted on
 n <= 20) drifts from measured item times as n grows: for each CSV of item
-times (engine::join::fit::item_times; all items, or every k-th with
+times (engine::join::order::fit::item_times; all items, or every k-th with
 NQUEENS_FIT_STRIDE=k), the pair items' summed time against their summed
 model cost (reference seconds), and the power law log t = c + a log(glue+1)
 + b log(pairs+1) fitted on all of them and on the tenth with most pairs

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""The join's sketch (src/engine/join/glue/sketch.rs, what `estimate`
+"""The join's sketch (src/engine/join/forecast/item.rs, what `estimate`
 forecasts boards past n = 25 with) against counting the same items whole:
-for each board, engine::join::fit::sketch_against_count sketches K pair
+for each board, engine::join::order::fit::sketch_against_count sketches K pair
 items (or drawn slots) spread over the order and then counts each one
 whole, on one thread, one after the other (paired: whatever else the
 machine does falls on both), and sketches the whole board as `estimate`
@@ -30,13 +30,13 @@ import measure
 
 
 def run_check(n, units, out, folder):
-    """The ignored test engine::join::fit::sketch_against_count on the n×n
+    """The ignored test engine::join::order::fit::sketch_against_count on the n×n
     board: `units` units into `out`, the whole board's sketch into
     folder/board-N.csv."""
     env = dict(os.environ, NQUEENS_FIT_N=str(n), NQUEENS_FIT_OUT=str(out),
                NQUEENS_SKETCH_UNITS=str(units))
     subprocess.run(["cargo", "test", "--release", "--quiet", "--lib", "--", "--ignored",
-                    "--exact", "engine::join::fit::sketch_against_count"],
+                    "--exact", "engine::join::order::fit::sketch_against_count"],
                    env=env, check=True, cwd=measure.ROOT, stdout=subprocess.DEVNULL)
     shutil.move(f"{out}.board", folder / f"board-{n}.csv")
 
@@ -116,7 +116,7 @@ def main():
         "# The join's sketch against whole counts",
         "",
         "Command: `scripts/sketch-check.py " + " ".join(f"{n}={k}" for n, k in boards) + "`",
-        "(engine::join::fit::sketch_against_count: K units spread over the order, each",
+        "(engine::join::order::fit::sketch_against_count: K units spread over the order, each",
         "sketched and then counted whole on one thread; and the whole board sketched as",
         "`estimate` does, 256 units or 20 s).",
         "",

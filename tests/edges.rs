@@ -1,7 +1,9 @@
 //! Every board size with every algorithm through every command that
-//! counts: no panic, whatever the answer. Boards to 12 run to the end;
-//! larger ones are killed after a second if still running (a refusal, a
-//! kill and an answer all pass; a panic or an abort does not).
+//! counts: no panic, and every answer right. Boards to 12 run to the end;
+//! larger ones are killed after a second if still running (a refusal and a
+//! kill pass; a panic, an abort, or a count that differs from A000170 does
+//! not: every `count` that finishes, at any n, is checked, and `verify`
+//! checks its own rows).
 
 use std::fs::File;
 use std::process::{Child, Command, ExitStatus, Stdio};
@@ -28,6 +30,7 @@ const AT_ONCE: usize = 24;
 struct Running {
     args: Vec<String>,
     child: Child,
+    stdout: std::path::PathBuf,
     stderr: std::path::PathBuf,
     killed: bool,
 }
@@ -77,28 +80,53 @@ fn panicked(status: ExitStatus, killed: bool, stderr: &str) -> bool {
     stderr.contains("panicked") || aborted || (!by_us && status.code() == Some(101))
 }
 
+/// Checks a finished command's answer: a count's total (its first line,
+/// `T solutions for n = N`) against A000170 (`Ok(true)`: checked); a
+/// `verify` that found a row differing (exit 1) is wrong.
+fn check_answer(args: &[String], status: ExitStatus, stdout: &str) -> Result<bool, String> {
+    let n = board_of(args);
+    match args[0].as_str() {
+        "count" if status.success() => {
+            let first = stdout.split_whitespace().next().unwrap_or_default();
+            let total: u128 = first
+                .parse()
+                .map_err(|_| format!("no total in its answer: {stdout}"))?;
+            let known = nqueens::oeis::known_total(n).expect("A000170 lists every n a test counts");
+            match total == known {
+                true => Ok(true),
+                false => Err(format!("counted {total}, A000170 has {known}")),
+            }
+        }
+        "verify" if status.code() == Some(1) => Err(format!("a row differs:\n{stdout}")),
+        _ => Ok(false),
+    }
+}
+
 #[test]
-fn no_board_size_algorithm_or_command_panics() {
+fn no_board_size_algorithm_or_command_panics_or_counts_wrong() {
     let dir = tempfile::tempdir().unwrap();
     let mut waiting = commands().into_iter().enumerate();
     let mut running: Vec<(Running, Instant)> = Vec::new();
     let mut failures = Vec::new();
     let mut ran = 0;
+    let mut checked = 0;
     loop {
         while running.len() < AT_ONCE {
             let Some((i, args)) = waiting.next() else {
                 break;
             };
+            let stdout = dir.path().join(format!("{i}.out"));
             let stderr = dir.path().join(format!("{i}.err"));
             let child = Command::new(env!("CARGO_BIN_EXE_nqueens"))
                 .args(&args)
-                .stdout(Stdio::null())
+                .stdout(File::create(&stdout).unwrap())
                 .stderr(File::create(&stderr).unwrap())
                 .spawn()
                 .unwrap();
             let run = Running {
                 args,
                 child,
+                stdout,
                 stderr,
                 killed: false,
             };
@@ -129,9 +157,21 @@ fn no_board_size_algorithm_or_command_panics() {
             if panicked(status, run.killed, &stderr) {
                 failures.push(format!("{:?}: {status}: {stderr}", run.args));
             }
+            let stdout = std::fs::read_to_string(&run.stdout).unwrap_or_default();
+            match check_answer(&run.args, status, &stdout) {
+                Ok(true) => checked += 1,
+                Ok(false) => {}
+                Err(wrong) => failures.push(format!("{:?}: {wrong}", run.args)),
+            }
         }
         running = still;
     }
     assert_eq!(ran, 3 * ALGORITHMS.len() * nqueens::MAX_N);
+    // Every count to 12 answered and was checked (and those past it that
+    // finished within their second).
+    assert!(
+        checked >= ALGORITHMS.len() * WHOLE_UP_TO,
+        "{checked} counts checked"
+    );
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }

@@ -62,10 +62,10 @@ fn a_killed_count_resumes_from_its_journal_on_any_thread_count_with_the_same_ans
     assert_eq!(resumed["matches_oeis"], true);
     assert_eq!(resumed["depth"], status["fingerprint"]["depth"]);
 
-    // A finished journal answers at once, and says it is complete.
+    // A finished journal answers without counting an item again, and says
+    // it is complete.
     let again = json_of(&["count", "17", "--checkpoint", path, "--json"]);
     assert_eq!(answer(&again), answer(&plain));
-    assert!(again["elapsed_s"].as_f64().unwrap() < 1.0);
     assert_eq!(again["resumed_items"], again["items"]);
     assert_eq!(
         plain.get("resumed_items"),

@@ -6,7 +6,7 @@
 //! checks its own rows).
 
 use std::fs::File;
-use std::process::{Child, Command, ExitStatus, Stdio};
+use std::process::{Child, Command, ExitStatus};
 use std::time::{Duration, Instant};
 
 use std::os::unix::process::ExitStatusExt;

@@ -19,7 +19,7 @@ use std::time::{Duration, Instant};
 
 use nqueens::engine::backtrack::Backtrack;
 use nqueens::engine::EngineId;
-use nqueens::exec::rate::{self, Part, Point, WrongCount};
+use nqueens::exec::rate::{self, Part, WrongCount};
 use nqueens::{oeis, Algorithm, Engine, Job, Options, Run, Simd};
 use serde::{Deserialize, Serialize};
 
@@ -97,6 +97,44 @@ pub struct Workload {
 pub struct Paths {
     pub join: Simd,
     pub backtracking: Simd,
+}
+
+/// The rating on one thread count, as a rating file records it: the
+/// library's point with its parts named.
+#[derive(Clone, Copy, Debug, Serialize, Deserialize)]
+pub struct Point {
+    pub threads: usize,
+    /// The geometric mean of the parts' units per second.
+    pub rating: f64,
+    pub join: f64,
+    pub backtracking: f64,
+    /// The standard error of the rating (the mean of its passes),
+    /// relative to it.
+    pub spread: f64,
+    /// The mean rating of the second half of the passes over the first
+    /// half's, less 1: the machine's speed moving while it was rated.
+    pub drift: f64,
+    pub passes: usize,
+    /// Whether the spread came under 1% within the time budget.
+    pub settled: bool,
+}
+
+impl From<rate::Point> for Point {
+    /// The parts in the order the rating passes them: the join, then the
+    /// backtracker.
+    fn from(p: rate::Point) -> Point {
+        let [join, backtracking] = p.parts;
+        Point {
+            threads: p.threads,
+            rating: p.rating,
+            join,
+            backtracking,
+            spread: p.spread,
+            drift: p.drift,
+            passes: p.passes,
+            settled: p.settled,
+        }
+    }
 }
 
 /// The longest saved rating `--compare` reads: a few kilobytes of fields,
@@ -218,6 +256,7 @@ pub fn run(args: RateArgs) -> anyhow::Result<()> {
         rate::pass(part, counts[0], window / 4).map_err(wrong)?;
     }
     let points = rate::points(&parts, &counts, window, budget_s).map_err(wrong)?;
+    let points = points.into_iter().map(Point::from).collect();
     let rating = summarize(
         machine,
         Paths {

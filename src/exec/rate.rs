@@ -14,8 +14,6 @@
 use std::sync::Barrier;
 use std::time::{Duration, Instant};
 
-use serde::{Deserialize, Serialize};
-
 use crate::engine::Engine;
 use crate::stats::Moments;
 
@@ -87,16 +85,14 @@ pub const SETTLED_SPREAD: f64 = 0.01;
 pub const MIN_PASSES: usize = 3;
 
 /// The rating on one thread count.
-#[derive(Clone, Copy, Debug, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Point {
     /// The threads that counted.
     pub threads: usize,
     /// The geometric mean of the parts' units per second.
     pub rating: f64,
-    /// The first part's (the join's) units per second.
-    pub join: f64,
-    /// The second part's (the backtracker's) units per second.
-    pub backtracking: f64,
+    /// Each part's units per second, in the order of the parts.
+    pub parts: [f64; 2],
     /// The standard error of the rating (the mean of its passes),
     /// relative to it.
     pub spread: f64,
@@ -127,9 +123,9 @@ pub fn points(
     let mut passes: Vec<Vec<(f64, f64)>> = vec![Vec::new(); counts.len()];
     loop {
         for (&threads, passes) in counts.iter().zip(&mut passes) {
-            let join = pass(&parts[0], threads, window)?;
-            let backtracking = pass(&parts[1], threads, window)?;
-            passes.push((join, backtracking));
+            let first = pass(&parts[0], threads, window)?;
+            let second = pass(&parts[1], threads, window)?;
+            passes.push((first, second));
         }
         let rounds = passes[0].len();
         if rounds < MIN_PASSES {
@@ -147,8 +143,7 @@ pub fn points(
     }
 }
 
-/// The point of `threads` threads from its passes' (join, backtracking)
-/// rates.
+/// The point of `threads` threads from its passes' rates (one per part).
 fn point(threads: usize, passes: &[(f64, f64)]) -> Point {
     let ratings: Vec<f64> = passes.iter().map(|&(j, b)| (j * b).sqrt()).collect();
     let mean = |values: &mut dyn Iterator<Item = f64>| Moments::of(values).mean();
@@ -157,8 +152,10 @@ fn point(threads: usize, passes: &[(f64, f64)]) -> Point {
     Point {
         threads,
         rating: mean(&mut ratings.iter().copied()),
-        join: mean(&mut passes.iter().map(|p| p.0)),
-        backtracking: mean(&mut passes.iter().map(|p| p.1)),
+        parts: [
+            mean(&mut passes.iter().map(|p| p.0)),
+            mean(&mut passes.iter().map(|p| p.1)),
+        ],
         spread,
         drift: mean(&mut ratings[ratings.len() - half..].iter().copied())
             / mean(&mut ratings[..half].iter().copied())

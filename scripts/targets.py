@@ -106,6 +106,11 @@ hostile   the third hostile round (issue 31): `count N` (the default
           --depth 20 --threads 1`, `count 19 --shard 1/2 --out
           /nonexistent/x.json`, `status /dev/zero`, target within 2 s.
 
+job       one job, resolved once (issue 32): `count N` (the default engine,
+          on every thread) for N = 16, 18, 20 and `--algo parallel` for
+          N = 16, 18 against --baseline BINARY (the build before it):
+          target within 2% (0.98..1.02) each.
+
 longrun   the journal's cost: `count 17 --threads 2 --checkpoint FILE` (a new
           journal every run) against the same count without one, target
           <= 1.01; the same for `count 16 --depth 7` (48,000 work items).
@@ -392,6 +397,20 @@ def hostile(binary, refcount, baseline=None):
     return comparisons, memory
 
 
+def job(binary, refcount, baseline=None):
+    if not baseline:
+        sys.exit("error: the job suite compares with --baseline BINARY")
+    comparisons = [
+        (f"count {n}{' ' if flags else ''}{' '.join(flags)} / baseline", "0.98..1.02",
+         count(binary, n, *flags), ours(n), count(baseline, n, *flags), ours(n))
+        for n, flagsets in ((16, ((), ("--algo", "parallel"))),
+                            (18, ((), ("--algo", "parallel"))),
+                            (20, ((),)))
+        for flags in flagsets
+    ]
+    return comparisons, []
+
+
 def order(binary, refcount, baseline=None):
     if not baseline:
         sys.exit("error: the order suite compares with --baseline BINARY")
@@ -524,6 +543,7 @@ SUITES = {
     "mpi": mpi,
     "house": house,
     "hostile": hostile,
+    "job": job,
     "order": order,
     "reach": reach,
     "drawn": drawn,

@@ -147,6 +147,18 @@ pub enum Error {
         /// The paths this CPU runs the engine on, e.g. `avx2, none`.
         available: String,
     },
+    /// Options that do not go together, or a value out of its range, named
+    /// by the command-line flag that sets it (a depth for the join, a
+    /// journal for a serial search...).
+    #[error("{flag} {value}: {rule}")]
+    Refused {
+        /// The flag, e.g. `--depth <K>`.
+        flag: &'static str,
+        /// The value given.
+        value: String,
+        /// What is allowed.
+        rule: String,
+    },
     /// A thread pool the library needs for itself (the one thread a
     /// forecast's calibration counts on) could not start.
     #[error("could not start a thread pool: {why}")]

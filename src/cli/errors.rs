@@ -47,6 +47,7 @@ pub fn usage_error(err: Error) -> anyhow::Error {
             rule: format!("must be in 1..={n} for n = {n}"),
         }
         .into(),
+        Error::Refused { flag, value, rule } => UsageError { value, flag, rule }.into(),
         Error::SimdUnavailable { simd, .. } => UsageError {
             value: simd.to_string(),
             flag: "--simd <PATH>",
@@ -63,7 +64,6 @@ pub fn usage_error(err: Error) -> anyhow::Error {
 /// [`journal_error`].
 pub fn job_error(err: JobError) -> anyhow::Error {
     match err {
-        JobError::Refused { flag, value, rule } => UsageError { value, flag, rule }.into(),
         JobError::Count(err) => usage_error(err),
         JobError::Journal(err) => {
             let path = journal_path(&err).to_path_buf();

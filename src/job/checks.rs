@@ -2,15 +2,15 @@
 
 use std::path::Path;
 
-use super::{Algorithm, JobError, Options, Run};
+use super::{Algorithm, Options, Run};
 use crate::files::{self, FileError};
 use crate::problem::{Error, Symmetry};
 
 /// Refuses, before any work, a file the run could not write when it ends,
 /// and a shard result that would overwrite its own journal.
-pub(super) fn check_run(run: &Run) -> Result<(), JobError> {
+pub(super) fn check_run(run: &Run) -> Result<(), Error> {
     let unfit = |path: &Path, flag: &'static str| {
-        files::check_destination(path).map_err(|e| JobError::Refused {
+        files::check_destination(path).map_err(|e| Error::Refused {
             flag,
             value: path.display().to_string(),
             rule: match e {
@@ -29,7 +29,7 @@ pub(super) fn check_run(run: &Run) -> Result<(), JobError> {
             .as_deref()
             .filter(|j| files::same_file(j, &shard.out))
         {
-            return Err(JobError::Refused {
+            return Err(Error::Refused {
                 flag: "--out <FILE>",
                 value: shard.out.display().to_string(),
                 rule: format!(
@@ -40,7 +40,7 @@ pub(super) fn check_run(run: &Run) -> Result<(), JobError> {
             });
         }
         if !(1..=shard.shards).contains(&shard.index) {
-            return Err(JobError::Refused {
+            return Err(Error::Refused {
                 flag: "--shard <I/M>",
                 value: format!("{}/{}", shard.index, shard.shards),
                 rule: "needs 1 <= I <= M".to_string(),
@@ -48,7 +48,7 @@ pub(super) fn check_run(run: &Run) -> Result<(), JobError> {
         }
     }
     if run.mpi_workers == Some(0) {
-        return Err(JobError::Refused {
+        return Err(Error::Refused {
             flag: "--mpi",
             value: "true".to_string(),
             rule: "needs at least 2 MPI ranks: rank 0 hands out the work, the others count"
@@ -62,13 +62,13 @@ pub(super) fn check_run(run: &Run) -> Result<(), JobError> {
 /// depth or symmetry with the join, which has neither; a run only the pooled
 /// engines do (a journal, a shard, MPI) with a serial search. (The serial
 /// searches ignore the pooled engines' options.)
-pub(super) fn check_options(n: usize, options: &Options, run: &Run) -> Result<(), JobError> {
+pub(super) fn check_options(n: usize, options: &Options, run: &Run) -> Result<(), Error> {
     if let Some(depth) = options.depth {
         if !(1..=n).contains(&depth) {
-            return Err(Error::Depth { depth, n }.into());
+            return Err(Error::Depth { depth, n });
         }
     }
-    let refuse = |flag, value: String, applies_to| JobError::Refused {
+    let refuse = |flag, value: String, applies_to| Error::Refused {
         flag,
         value,
         rule: format!(

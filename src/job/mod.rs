@@ -84,17 +84,6 @@ pub enum JobError {
     /// CPU lacks, an overflow...).
     #[error(transparent)]
     Count(#[from] Error),
-    /// An option that does not apply here, or a value outside its range:
-    /// names the flag that set it.
-    #[error("{flag} {value}: {rule}")]
-    Refused {
-        /// The flag, e.g. `--depth <K>`.
-        flag: &'static str,
-        /// The value given.
-        value: String,
-        /// What is allowed.
-        rule: String,
-    },
     /// The journal cannot be read, is another count's, or cannot be written.
     #[error(transparent)]
     Journal(#[from] JournalError),
@@ -109,14 +98,20 @@ pub enum JobError {
 }
 
 impl JobError {
-    /// The library's own error, for a job with no journal and no file (what
-    /// [`count`](crate::count) returns): a refusal of an option becomes the
-    /// error of the value it names.
+    /// The library's own error (what [`count`](crate::count) returns): a
+    /// journal's or a file's error as a refusal of the flag that named it.
     pub fn into_error(self) -> Error {
         match self {
             JobError::Count(e) => e,
-            other => Error::ThreadPool {
-                why: format!("unexpected: {other}"),
+            JobError::Journal(e) => Error::Refused {
+                flag: "--checkpoint <FILE>",
+                value: String::new(),
+                rule: e.to_string(),
+            },
+            JobError::Write { path, source } => Error::Refused {
+                flag: "--out <FILE>",
+                value: path.display().to_string(),
+                rule: source.to_string(),
             },
         }
     }
@@ -162,7 +157,7 @@ impl Job {
     /// `run` says.
     ///
     /// # Errors
-    /// [`JobError::Refused`] naming the flag of an option that does not
+    /// [`Error::Refused`] naming the flag of an option that does not
     /// apply or is out of range; [`JobError::Count`] for what counting
     /// refuses ([`Error::BoardSize`], [`Error::JoinMemory`] for the join
     /// asked for by name, [`Error::SimdUnavailable`]); a journal to resume
@@ -192,8 +187,9 @@ impl Job {
             if options.algorithm == Algorithm::Auto {
                 options.algorithm = Algorithm::of_engine(planned.engine);
             }
-            // A symmetry other than the default was asked for: a journal
-            // of another is refused when it opens, naming both.
+            // The journal's symmetry, unless another than the default was
+            // asked for (then a journal of another is refused when it
+            // opens, naming both).
             if planned.engine == EngineId::Backtrack && options.symmetry == Symmetry::Full {
                 options.symmetry = planned.symmetry;
             }
@@ -417,11 +413,12 @@ impl Job {
     pub fn count(&self, progress: Progress<'_>) -> Result<Count, JobError> {
         match self.start()?.run(progress)? {
             Outcome::Count { count, .. } => Ok(count),
-            Outcome::Shard { file, .. } => Err(JobError::Refused {
+            Outcome::Shard { file, .. } => Err(Error::Refused {
                 flag: "--shard <I/M>",
                 value: format!("{}/{}", file.shard[0], file.shard[1]),
                 rule: "counts a part: read its file".to_string(),
-            }),
+            }
+            .into()),
         }
     }
 
@@ -492,4 +489,81 @@ fn build(n: usize, options: &Options, threads: usize) -> Result<AnyEngine, Error
         None => Plan::auto_within(n, options.symmetry, threads, limit)?,
     };
     Ok(AnyEngine::Backtrack(Backtrack::new(plan, simd)?))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn options_that_do_not_go_together_are_refused_naming_the_flag() {
+        let join = Options::default().with_algorithm(Algorithm::Join);
+        let refused = |options: Options| match crate::count(12, &options) {
+            Err(Error::Refused { flag, .. }) => flag,
+            other => panic!("{other:?}"),
+        };
+        assert_eq!(refused(join.with_depth(Some(3))), "--depth <K>");
+        assert_eq!(
+            refused(join.with_symmetry(Symmetry::Mirror)),
+            "--symmetry <S>"
+        );
+        let set = Options::default().with_algorithm(Algorithm::Set);
+        let shard = Run {
+            shard: Some(ShardRun {
+                index: 1,
+                shards: 2,
+                out: std::env::temp_dir().join("nqueens-job-test.json"),
+            }),
+            ..Run::default()
+        };
+        match Job::new(8, set, None, shard) {
+            Err(JobError::Count(Error::Refused { flag, .. })) => assert_eq!(flag, "--shard <I/M>"),
+            other => panic!("{:?}", other.map(|job| job.describe())),
+        }
+        assert_eq!(
+            crate::count(8, &Options::default().with_depth(Some(9))),
+            Err(Error::Depth { depth: 9, n: 8 })
+        );
+    }
+
+    #[test]
+    fn an_mpi_worker_resolves_the_job_rank_0_sent() {
+        for (n, options) in [
+            (12, Options::default()),
+            (12, Options::default().with_symmetry(Symmetry::Mirror)),
+            (9, Options::default().with_depth(Some(3))),
+        ] {
+            let run = Run {
+                mpi_workers: Some(3),
+                ..Run::default()
+            };
+            let sent = Job::new(n, options, Some(2), run).unwrap();
+            let worker = Job::from_plan_words(sent.plan_words(), Options::default(), 2).unwrap();
+            assert_eq!(worker.describe(), sent.describe(), "n = {n} {options:?}");
+            assert_eq!(
+                worker.fingerprint().unwrap(),
+                sent.fingerprint().unwrap(),
+                "n = {n}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_shard_plans_for_the_same_threads_on_every_machine() {
+        let shard = |threads| {
+            let run = Run {
+                shard: Some(ShardRun {
+                    index: 1,
+                    shards: 4,
+                    out: std::env::temp_dir().join("nqueens-job-shard.json"),
+                }),
+                ..Run::default()
+            };
+            let options = Options::default().with_algorithm(Algorithm::Parallel);
+            Job::new(16, options, Some(threads), run)
+                .unwrap()
+                .describe()
+        };
+        assert_eq!(shard(1), shard(64));
+    }
 }

@@ -1,5 +1,5 @@
-//! `count --mpi` under mpirun (three ranks: rank 0 hands out work, two
-//! count): exact totals, and a killed job resumed from its journal. Built
+//! `count --mpi` under mpirun (three ranks, each counting; rank 0 also
+//! hands out work): exact totals, and a killed job resumed from its journal. Built
 //! with `--features mpi`; .ci/run installs OpenMPI and runs it.
 #![cfg(feature = "mpi")]
 
@@ -51,7 +51,10 @@ fn three_ranks_count_exactly() {
                 "{algo} n = {n}"
             );
             assert_eq!(result["algorithm"], algo);
-            assert_eq!(result["threads"], 2, "two workers of one thread");
+            assert_eq!(
+                result["threads"], 3,
+                "three ranks of one thread, rank 0 counting too"
+            );
         }
     }
 }

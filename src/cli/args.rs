@@ -132,7 +132,7 @@ impl CountArgs {
                 .shard
                 .zip(self.out.clone())
                 .map(|((index, shards), out)| ShardRun { index, shards, out }),
-            mpi_workers: None,
+            mpi_ranks: None,
         }
     }
 }

@@ -33,7 +33,7 @@ pub fn run(args: CountArgs) -> anyhow::Result<()> {
 
 /// Resolves, announces and counts.
 fn count(args: &CountArgs, bar: &progress::CountBar) -> anyhow::Result<Outcome> {
-    let job = resolve(args, args.run())?;
+    let job = resolve(args, args.run(), args.job.threads())?;
     if let Some(seconds) = job.layout_seconds() {
         bar.planning(
             args.n,
@@ -61,7 +61,7 @@ fn count(args: &CountArgs, bar: &progress::CountBar) -> anyhow::Result<Outcome> 
 /// `count`'s job: the flags refused that do not apply to the engine it
 /// resolves (a serial search takes no --threads), and a note when the join
 /// does not fit in memory and the backtracker counts instead.
-pub fn resolve(args: &CountArgs, run: nqueens::Run) -> anyhow::Result<Job> {
+pub fn resolve(args: &CountArgs, run: nqueens::Run, threads: usize) -> anyhow::Result<Job> {
     if let (true, Some((i, m))) = (args.unique, args.shard) {
         return Err(UsageError {
             value: format!("{i}/{m}"),
@@ -85,7 +85,7 @@ pub fn resolve(args: &CountArgs, run: nqueens::Run) -> anyhow::Result<Job> {
         .into());
     }
     let options = args.job.options(args.checkpoint.is_some());
-    let job = Job::new(args.n, options, Some(args.job.threads()), run).map_err(job_error)?;
+    let job = Job::new(args.n, options, Some(threads), run).map_err(job_error)?;
     let algorithm = job.options().algorithm;
     args.job.check(algorithm)?;
     reject_serial(

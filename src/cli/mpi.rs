@@ -32,26 +32,30 @@ pub fn count(args: &CountArgs) -> anyhow::Result<()> {
     let universe = mpi::initialize().ok_or_else(|| anyhow::anyhow!("MPI could not start"))?;
     let world = universe.world();
     let (rank, ranks) = (world.rank(), world.size());
-    let threads = args.job.threads();
-    if let Some(cpus) = allowed_cpus().filter(|&cpus| rank > 0 && cpus < threads) {
+    // Every rank counts, rank 0 too, on the CPUs its binding gives it:
+    // more threads than those would only take turns on them.
+    let mut threads = args.job.threads();
+    if let Some(cpus) = allowed_cpus().filter(|&cpus| cpus < threads) {
         eprintln!(
-            "warning: rank {rank} counts on {threads} threads but may run on {cpus} CPU(s): \
-             mpirun binds each rank to a core by default; start it with `mpirun --bind-to \
-             none`, or give each rank its cores (OpenMPI: `--map-by ppr:1:node:PE={threads}`)"
+            "note: rank {rank} may run on {cpus} CPU(s) (mpirun binds each rank to a core by \
+             default), so it counts on {cpus} thread(s), not {threads}; to give each rank its \
+             cores, start one rank per node with `--map-by ppr:1:node:PE={threads}` or \
+             `--bind-to none`"
         );
+        threads = cpus;
     }
-    // Rank 0 resolves the job (from its journal, planned for every
-    // worker's threads) and sends the others its plan; a last word of 0
-    // means "stop".
-    let workers = usize::try_from(ranks - 1).unwrap_or(0);
+    // Rank 0 resolves the job (from its journal, planned for every rank's
+    // threads) and sends the others its plan; a last word of 0 means
+    // "stop".
+    let ranks_counting = usize::try_from(ranks).unwrap_or(1).max(1);
     let mut words = [0u64; 5];
     let mut resolved = None;
     if rank == 0 {
         let run = Run {
-            mpi_workers: Some(workers),
+            mpi_ranks: Some(ranks_counting),
             ..args.run()
         };
-        match super::count::resolve(args, run) {
+        match super::count::resolve(args, run, threads) {
             Ok(job) => {
                 words = job.plan_words();
                 resolved = Some(Ok(job));
@@ -88,10 +92,15 @@ pub fn count(args: &CountArgs) -> anyhow::Result<()> {
         }
     };
     let engine = started.engine().expect("a pooled job");
-    let tally = nqueens::exec::mpi::coordinate(&world, engine, started.journal_contents(), &show);
+    let pool = job
+        .pool()
+        .map_err(usage_error)?
+        .expect("the job's own pool");
+    let journal = started.journal_contents();
+    let coordinated = nqueens::exec::mpi::coordinate(&world, engine, pool, journal, &show);
     bar.finish();
-    let tally = tally.map_err(|e| job_error(e.into()))?;
-    let count = job.count_of(tally, threads * workers, started.elapsed_s())?;
+    let coordinated = coordinated.map_err(|e| job_error(e.into()))?;
+    let count = job.count_of(coordinated.tally, coordinated.threads, started.elapsed_s())?;
     let resumed = started.resumed();
     print_report(&Report::new(count, args.unique).resumed(resumed), args.json)
 }

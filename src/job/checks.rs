@@ -47,14 +47,6 @@ pub(super) fn check_run(run: &Run) -> Result<(), Error> {
             });
         }
     }
-    if run.mpi_workers == Some(0) {
-        return Err(Error::Refused {
-            flag: "--mpi",
-            value: "true".to_string(),
-            rule: "needs at least 2 MPI ranks: rank 0 hands out the work, the others count"
-                .to_string(),
-        });
-    }
     Ok(())
 }
 
@@ -97,7 +89,7 @@ pub(super) fn check_options(n: usize, options: &Options, run: &Run) -> Result<()
                     .as_ref()
                     .map(|s| format!("{}/{}", s.index, s.shards)),
             ),
-            ("--mpi", run.mpi_workers.map(|_| "true".to_string())),
+            ("--mpi", run.mpi_ranks.map(|_| "true".to_string())),
         ];
         if let Some((flag, value)) = pooled_only
             .into_iter()

@@ -60,9 +60,10 @@ pub struct Run {
     pub checkpoint: Option<PathBuf>,
     /// Count only this shard, written to its file (`--shard I/M --out`).
     pub shard: Option<ShardRun>,
-    /// Hand the items to this many MPI workers (`--mpi`, rank 0): the
-    /// backtracker's depth is planned for all their threads.
-    pub mpi_workers: Option<usize>,
+    /// Share the items among this many MPI ranks, rank 0 among them
+    /// (`--mpi`, resolved on rank 0): the backtracker's depth is planned
+    /// for all their threads.
+    pub mpi_ranks: Option<usize>,
 }
 
 /// One shard of a count: items cut by cost, the same on every machine.
@@ -206,9 +207,9 @@ impl Job {
                 // Items that must not depend on this machine: shards run
                 // on machines of any size; MPI plans for every worker.
                 _ => {
-                    let planned_threads = match (&run.shard, run.mpi_workers) {
+                    let planned_threads = match (&run.shard, run.mpi_ranks) {
                         (Some(shard), _) => SHARD_THREADS.saturating_mul(shard.shards),
-                        (None, Some(workers)) => threads.saturating_mul(workers.max(1)),
+                        (None, Some(ranks)) => threads.saturating_mul(ranks.max(1)),
                         (None, None) => threads,
                     };
                     Plan::auto_depth(n, options.symmetry, planned_threads, max_subproblems)?
@@ -534,7 +535,7 @@ mod tests {
             (9, Options::default().with_depth(Some(3))),
         ] {
             let run = Run {
-                mpi_workers: Some(3),
+                mpi_ranks: Some(3),
                 ..Run::default()
             };
             let sent = Job::new(n, options, Some(2), run).unwrap();

@@ -46,11 +46,11 @@ pub const STOP: i32 = 2;
 /// A worker's results, and its request for more.
 pub const RESULTS: i32 = 3;
 
-/// A batch is at most this fraction of the cost left, per worker: with
-/// items of a few microseconds (the join at n = 17 has 48,345), batches of
-/// a few items made rank 0 and the workers wait on each other thousands
-/// of times.
-const BATCHES_PER_WORKER: usize = 4;
+/// A batch is a share of the cost left: one part in this many per rank
+/// (rank 0 counting too). With items of a few microseconds (the join at
+/// n = 17 has 48,345), batches of a few items made rank 0 and the workers
+/// wait on each other thousands of times.
+const BATCHES_PER_RANK: usize = 4;
 
 /// Words per item in a results message: the item, five u128 sums as two
 /// words each, whether the rotations' fixed points were counted, and them.
@@ -242,7 +242,7 @@ impl<'a> Queue<'a> {
     /// at the end, so that the last items spread over every rank), and at
     /// least an item a thread.
     fn next_batch(&mut self, threads: usize) -> Vec<usize> {
-        let share = self.remaining_cost / (BATCHES_PER_WORKER * self.ranks) as f64;
+        let share = self.remaining_cost / (BATCHES_PER_RANK * self.ranks) as f64;
         let mut batch = Vec::new();
         let mut cost = 0.0;
         while batch.len() < threads || cost < share {

@@ -147,9 +147,13 @@ pub fn run(args: EstimateArgs) -> anyhow::Result<()> {
 /// plan the count would use (for a serial search, the whole tree cut after
 /// the first row).
 fn exact(job: &Job) -> anyhow::Result<u64> {
+    let whole_tree;
     let plan = match job.engine().map_err(usage_error)? {
-        Some(AnyEngine::Backtrack(engine)) => engine.plan().clone(),
-        _ => Plan::new(job.n(), 1, Symmetry::None).map_err(usage_error)?,
+        Some(AnyEngine::Backtrack(engine)) => engine.plan(),
+        _ => {
+            whole_tree = Plan::new(job.n(), 1, Symmetry::None).map_err(usage_error)?;
+            &whole_tree
+        }
     };
     let pool = super::thread_pool(Some(job.threads()))?;
     Ok(pool.install(|| {
@@ -157,7 +161,7 @@ fn exact(job: &Job) -> anyhow::Result<u64> {
         (0..plan.len())
             .into_par_iter()
             .with_max_len(64)
-            .map(|i| exact_nodes(&plan, i..i + 1))
+            .map(|i| exact_nodes(plan, i..i + 1))
             .sum::<u64>()
     }))
 }

@@ -212,22 +212,20 @@ pub struct Coordinated {
     pub threads: usize,
 }
 
-/// The items not handed out yet, largest estimated cost last (popped
-/// first), and their cost.
-struct Queue<'a> {
-    engine: &'a dyn Engine,
-    todo: Vec<usize>,
+/// The items not handed out yet with their estimated cost, largest last
+/// (popped first), and the cost they add up to.
+struct Queue {
+    todo: Vec<(f64, usize)>,
     remaining_cost: f64,
     ranks: usize,
 }
 
-impl<'a> Queue<'a> {
-    fn new(engine: &'a dyn Engine, mut todo: Vec<usize>, ranks: usize) -> Queue<'a> {
-        let costs: HashMap<usize, f64> = todo.iter().map(|&i| (i, engine.cost(i))).collect();
-        todo.sort_by(|a, b| costs[a].total_cmp(&costs[b]).then(b.cmp(a)));
+impl Queue {
+    fn new(engine: &dyn Engine, todo: Vec<usize>, ranks: usize) -> Queue {
+        let mut todo: Vec<(f64, usize)> = todo.into_iter().map(|i| (engine.cost(i), i)).collect();
+        todo.sort_by(|a, b| a.0.total_cmp(&b.0).then(b.1.cmp(&a.1)));
         Queue {
-            engine,
-            remaining_cost: costs.values().sum(),
+            remaining_cost: todo.iter().map(|&(cost, _)| cost).sum(),
             todo,
             ranks,
         }
@@ -246,8 +244,10 @@ impl<'a> Queue<'a> {
         let mut batch = Vec::new();
         let mut cost = 0.0;
         while batch.len() < threads || cost < share {
-            let Some(item) = self.todo.pop() else { break };
-            cost += self.engine.cost(item);
+            let Some((item_cost, item)) = self.todo.pop() else {
+                break;
+            };
+            cost += item_cost;
             batch.push(item);
         }
         self.remaining_cost -= cost;

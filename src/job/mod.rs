@@ -34,6 +34,7 @@ use crate::engine::any::AnyEngine;
 use crate::engine::backtrack::forecast::Search;
 use crate::engine::backtrack::plan::Plan;
 use crate::engine::backtrack::Backtrack;
+use crate::engine::cpu::Simd;
 use crate::engine::join::{self, Join};
 use crate::engine::{Engine, EngineId, Fingerprint};
 use crate::exec::forecast::{self, Forecast};
@@ -126,7 +127,7 @@ pub struct Description {
     /// The algorithm (never `auto`).
     pub algorithm: Algorithm,
     /// The instruction-set path of its engine (`None` for a serial search).
-    pub simd: Option<crate::Simd>,
+    pub simd: Option<Simd>,
     /// The symmetry its search exploits (`none` for a serial search; the
     /// join's is full).
     pub symmetry: Symmetry,

@@ -130,20 +130,6 @@ fn civil_from_days(days: i64) -> (i64, u32, u32) {
     (y, m, d)
 }
 
-/// CPU time of this process so far (user + system, all threads), in seconds.
-pub fn process_cpu_s() -> Option<f64> {
-    let mut usage = std::mem::MaybeUninit::<libc::rusage>::uninit();
-    // SAFETY: getrusage fills the struct it is given when it returns 0.
-    let rc = unsafe { libc::getrusage(libc::RUSAGE_SELF, usage.as_mut_ptr()) };
-    if rc != 0 {
-        return None;
-    }
-    // SAFETY: rc == 0, so the struct was written.
-    let usage = unsafe { usage.assume_init() };
-    let seconds = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 * 1e-6;
-    Some(seconds(usage.ru_utime) + seconds(usage.ru_stime))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -100,9 +100,12 @@ pub fn count(args: &CountArgs) -> anyhow::Result<()> {
     let coordinated = nqueens::exec::mpi::coordinate(&world, engine, pool, journal, &show);
     bar.finish();
     let coordinated = coordinated.map_err(|e| job_error(e.into()))?;
-    let count = job.count_of(coordinated.tally, coordinated.threads, started.elapsed_s())?;
-    let resumed = started.resumed();
-    print_report(&Report::new(count, args.unique).resumed(resumed), args.json)
+    let threads = coordinated.load.threads();
+    let count = job.count_of(coordinated.tally, threads, started.elapsed_s())?;
+    let report = Report::new(count, args.unique)
+        .resumed(started.resumed())
+        .mpi(coordinated.load);
+    print_report(&report, args.json)
 }
 
 /// Answers every worker's first request with STOP.

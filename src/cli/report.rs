@@ -4,6 +4,7 @@
 
 use std::io::{self, Write};
 
+use nqueens::exec::ranks::MpiLoad;
 use nqueens::{oeis, Count};
 use serde::Serialize;
 
@@ -141,6 +142,9 @@ pub struct Report {
     /// it, counted by earlier runs; absent without a journal.
     #[serde(skip_serializing_if = "Option::is_none")]
     resumed_items: Option<usize>,
+    /// How the ranks of an MPI count (`--mpi`) spent it; absent otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    mpi: Option<MpiLoad>,
     /// Whether the text report shows the unique count.
     #[serde(skip)]
     show_unique: bool,
@@ -160,6 +164,7 @@ impl Report {
             oeis_unique,
             count,
             resumed_items: None,
+            mpi: None,
             show_unique,
         }
     }
@@ -168,6 +173,16 @@ impl Report {
     pub fn resumed(self, items: Option<usize>) -> Report {
         Report {
             resumed_items: items,
+            ..self
+        }
+    }
+
+    /// The report of an MPI count whose ranks spent it as `load` says
+    /// (called only where the binary is built with the feature `mpi`).
+    #[cfg_attr(not(feature = "mpi"), allow(dead_code))]
+    pub fn mpi(self, load: MpiLoad) -> Report {
+        Report {
+            mpi: Some(load),
             ..self
         }
     }
@@ -240,6 +255,9 @@ pub fn write_report(out: &mut dyn Write, report: &Report) -> io::Result<()> {
     if let Some(done) = report.resumed_items {
         writeln!(out, "  resumed      {}", resumed(done, c.items))?;
     }
+    if let Some(load) = &report.mpi {
+        write_mpi(out, load)?;
+    }
     if let Some(planned) = c.planned_bytes {
         writeln!(out, "  memory plan  {}", nqueens::bytes(planned))?;
     }
@@ -254,6 +272,27 @@ pub fn write_report(out: &mut dyn Write, report: &Report) -> io::Result<()> {
         }
     }
     Ok(())
+}
+
+/// Two lines on an MPI count's ranks: how busy each kept its threads and
+/// the tail; the round trips and what rank 0's MPI thread cost.
+fn write_mpi(out: &mut dyn Write, load: &MpiLoad) -> io::Result<()> {
+    let busy: Vec<String> = load
+        .ranks
+        .iter()
+        .map(|r| format!("{:.1}%", 100.0 * r.busy_share))
+        .collect();
+    writeln!(
+        out,
+        "  ranks        {} (busy {}; tail {:.2} s)",
+        load.ranks.len(),
+        busy.join(" "),
+        load.tail_s
+    )?;
+    let coordinator = load.coordinator_cpu_s.map_or(String::new(), |s| {
+        format!("; rank 0's MPI thread {s:.2} s of CPU")
+    });
+    writeln!(out, "  round trips  {}{coordinator}", load.round_trips)
 }
 
 fn write_check(out: &mut dyn Write, sequence: &str, verdict: Verdict) -> io::Result<()> {
@@ -298,6 +337,25 @@ mod tests {
         assert_eq!(duration(5359.2 * year), "5,359 years");
         assert_eq!(duration(1.3e8 * year), "1.3e8 years");
         assert_eq!(duration(f64::NAN), "unknown");
+    }
+
+    #[test]
+    fn an_mpi_count_says_how_busy_each_rank_was() {
+        use nqueens::exec::ranks::RankLoad;
+        let mut ranks = [RankLoad::new(0), RankLoad::new(1)];
+        ranks[0].add_batch(10, 1.9);
+        ranks[0].finished_s = 1.95;
+        ranks[1].threads = 2;
+        ranks[1].add_batch(12, 3.0);
+        ranks[1].finished_s = 2.0;
+        let load = MpiLoad::new(ranks.to_vec(), 9, 2.0, Some(0.0123));
+        let mut out = Vec::new();
+        write_mpi(&mut out, &load).unwrap();
+        assert_eq!(
+            String::from_utf8(out).unwrap(),
+            "  ranks        2 (busy 95.0% 75.0%; tail 0.05 s)\n  \
+             round trips  9; rank 0's MPI thread 0.01 s of CPU\n"
+        );
     }
 
     #[test]

@@ -13,6 +13,7 @@ pub mod merge;
 #[cfg(feature = "mpi")]
 pub mod mpi;
 pub mod pool;
+pub mod ranks;
 pub mod rate;
 pub mod shard;
 

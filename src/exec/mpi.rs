@@ -17,11 +17,19 @@
 //! results go back with the next request. Only a rank's calling thread
 //! talks to MPI, and it sleeps between batches and probes.
 //!
+//! Every rank keeps account of its time ([`RankLoad`]: thread-seconds
+//! counting, time spent holding no batch, CPU time, when its last results
+//! arrived) and rank 0 returns them with the count, so that what a run
+//! loses to coordination is measured, not guessed (`count --mpi --json`
+//! prints them under `mpi`).
+//!
 //! Messages are vectors of `u64`:
-//! - worker to rank 0 (tag [`RESULTS`]): its thread count, then for each
-//!   item counted since its last message: the item, the weighted sum (low
-//!   and high words), the four orbit classes, and whether the item counted
-//!   the solutions the rotations fix (1 or 0) and those three counts.
+//! - worker to rank 0 (tag [`RESULTS`]): its load so far ([`HEADER_WORDS`]
+//!   words: threads, items, batches, busy, starved and CPU nanoseconds),
+//!   then for each item counted since its last message: the item, the
+//!   weighted sum (low and high words), the four orbit classes, and
+//!   whether the item counted the solutions the rotations fix (1 or 0) and
+//!   those three counts.
 //! - rank 0 to a worker, answering each message: the items of its next
 //!   batch (tag [`WORK`]; none when every item is handed out but some of
 //!   the worker's are still counting: it reports them when done), or
@@ -29,15 +37,17 @@
 
 use std::collections::HashMap;
 use std::sync::mpsc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use mpi::topology::Rank;
 use mpi::traits::*;
 
 use super::journal::{Contents, Journal, JournalError};
+use super::ranks::{MpiLoad, RankLoad};
 use super::{Phase, Progress};
 use crate::engine::Engine;
 use crate::reduce::{Classes, Fixed, Tally};
+use crate::system;
 
 /// A batch of items for a worker.
 pub const WORK: i32 = 1;
@@ -52,6 +62,11 @@ pub const RESULTS: i32 = 3;
 /// wait on each other thousands of times.
 const BATCHES_PER_RANK: usize = 4;
 
+/// Words at the head of a results message: the worker's [`RankLoad`] so
+/// far (threads, items, batches, then busy, starved and CPU time in
+/// nanoseconds).
+const HEADER_WORDS: usize = 6;
+
 /// Words per item in a results message: the item, five u128 sums as two
 /// words each, whether the rotations' fixed points were counted, and them.
 const WORDS_PER_RESULT: usize = 15;
@@ -60,8 +75,8 @@ const WORDS_PER_RESULT: usize = 15;
 /// `engine`'s items when there is no journal), largest estimated cost
 /// first, in batches to the other ranks of `world` and to its own `pool`,
 /// so that no core of rank 0's is lost to coordination. Returns what every
-/// item adds up to (the journal's included) and the threads that counted,
-/// over every rank.
+/// item adds up to (the journal's included) and how each rank spent the
+/// count.
 ///
 /// # Errors
 /// [`JournalError::Io`] if the journal cannot be written; the workers are
@@ -73,6 +88,8 @@ pub fn coordinate<C: Communicator>(
     journal: Option<(&Journal, &Contents)>,
     progress: Progress<'_>,
 ) -> Result<Coordinated, JournalError> {
+    let start = Instant::now();
+    let coordinator_cpu_before = system::thread_cpu_s();
     let (todo, mut tally, mut done, all): (Vec<usize>, _, _, _) = match journal {
         Some((_, contents)) => (
             contents.remaining().collect(),
@@ -90,16 +107,19 @@ pub fn coordinate<C: Communicator>(
     let ranks = usize::try_from(world.size()).unwrap_or(1).max(1);
     let mut queue = Queue::new(engine, todo, ranks);
     let local_threads = pool.current_num_threads();
+    let mut loads: Vec<RankLoad> = (0..ranks).map(RankLoad::new).collect();
+    loads[0].threads = local_threads;
+    let mut round_trips = 0u64;
     let mut running = ranks - 1;
     let mut failure = None;
     progress(Phase::Counting { done, items: all });
-    // Items handed to each worker and not reported yet, and each one's
-    // threads.
+    // Items handed to each worker and not reported yet.
     let mut outstanding: HashMap<Rank, usize> = HashMap::new();
-    let mut worker_threads: HashMap<Rank, usize> = HashMap::new();
-    let (finished, local_results) = mpsc::channel::<Vec<(usize, Tally)>>();
+    let (finished, local_results) = mpsc::channel::<Batch>();
     let mut local_batches = 0usize;
     let mut nap = MIN_NAP;
+    // A local batch that finished while this thread waited.
+    let mut arrived: Option<Batch> = None;
     let mut record = |item: usize, item_tally: Tally, failure: &mut Option<JournalError>| {
         tally.add(item_tally);
         done += 1;
@@ -111,6 +131,16 @@ pub fn coordinate<C: Communicator>(
         progress(Phase::Counting { done, items: all });
     };
     pool.in_place_scope(|scope| loop {
+        let mut busy = false;
+        for batch in arrived.take().into_iter().chain(local_results.try_iter()) {
+            local_batches -= 1;
+            loads[0].add_batch(batch.results.len(), batch.busy.as_secs_f64());
+            loads[0].finished_s = start.elapsed().as_secs_f64();
+            for (item, t) in batch.results {
+                record(item, t, &mut failure);
+            }
+            busy = true;
+        }
         // Rank 0's own threads count batches like a worker's, one queued
         // behind the one running.
         while failure.is_none() && local_batches < BATCHES_HELD {
@@ -121,26 +151,21 @@ pub fn coordinate<C: Communicator>(
             local_batches += 1;
             count_batch(scope, engine, batch, finished.clone());
         }
-        let mut busy = false;
-        for results in local_results.try_iter() {
-            local_batches -= 1;
-            results
-                .into_iter()
-                .for_each(|(item, t)| record(item, t, &mut failure));
-            busy = true;
-        }
         if running > 0 {
             if let Some(message) = world
                 .any_process()
                 .immediate_matched_probe_with_tag(RESULTS)
             {
                 busy = true;
+                round_trips += 1;
                 let (words, status) = message.matched_receive_vec::<u64>();
-                let threads = words.first().copied().unwrap_or(1).max(1) as usize;
                 let rank = status.source_rank();
-                worker_threads.insert(rank, threads);
+                let load = &mut loads[usize::try_from(rank).expect("ranks are not negative")];
+                read_header(load, &words);
+                load.finished_s = start.elapsed().as_secs_f64();
+                let threads = load.threads;
                 let results = words
-                    .get(1..)
+                    .get(HEADER_WORDS..)
                     .unwrap_or_default()
                     .chunks_exact(WORDS_PER_RESULT);
                 *outstanding.entry(rank).or_default() -= results.len();
@@ -179,11 +204,8 @@ pub fn coordinate<C: Communicator>(
         // Nothing arrived: wait for a local batch (which wakes this at
         // once) or the next probe; never a spin.
         match local_results.recv_timeout(nap) {
-            Ok(results) => {
-                local_batches -= 1;
-                results
-                    .into_iter()
-                    .for_each(|(item, t)| record(item, t, &mut failure));
+            Ok(batch) => {
+                arrived = Some(batch);
                 nap = MIN_NAP;
             }
             Err(_) => nap = (nap * 2).min(MAX_NAP),
@@ -196,20 +218,51 @@ pub fn coordinate<C: Communicator>(
         }
         flushed?;
     }
+    loads[0].cpu_s = system::process_cpu_s();
+    let wall_s = start.elapsed().as_secs_f64();
+    let coordinator_cpu_s = system::thread_cpu_s()
+        .zip(coordinator_cpu_before)
+        .map(|(after, before)| after - before);
     Ok(Coordinated {
         tally,
-        threads: local_threads + worker_threads.values().sum::<usize>(),
+        load: MpiLoad::new(loads, round_trips, wall_s, coordinator_cpu_s),
     })
 }
 
-/// What rank 0 returns: the sum of every item, and the threads that
-/// counted them on every rank.
-#[derive(Clone, Copy, Debug, PartialEq)]
+/// What rank 0 returns: the sum of every item, and how every rank spent
+/// the count.
+#[derive(Clone, Debug, PartialEq)]
 pub struct Coordinated {
     /// What every item adds up to.
     pub tally: Tally,
-    /// The threads that counted, rank 0's and every worker's.
-    pub threads: usize,
+    /// How each rank spent the count.
+    pub load: MpiLoad,
+}
+
+/// The header of a worker's results message: its load so far.
+fn header(load: &RankLoad) -> [u64; HEADER_WORDS] {
+    let nanos = |s: f64| (s * 1e9) as u64;
+    [
+        load.threads as u64,
+        load.items as u64,
+        load.batches as u64,
+        nanos(load.busy_s),
+        nanos(load.starved_s),
+        load.cpu_s.map_or(u64::MAX, nanos),
+    ]
+}
+
+/// Rank 0's side of [`header`]: the load a worker sent, into `load`
+/// (everything but its rank and when its message arrived).
+fn read_header(load: &mut RankLoad, words: &[u64]) {
+    let word = |i: usize| words.get(i).copied().unwrap_or(0);
+    let seconds = |i: usize| word(i) as f64 * 1e-9;
+    load.threads = (word(0) as usize).max(1);
+    load.items = word(1) as usize;
+    load.batches = word(2) as usize;
+    load.busy_s = seconds(3);
+    load.starved_s = seconds(4);
+    load.cpu_s = (word(5) != u64::MAX).then(|| seconds(5));
 }
 
 /// The items not handed out yet with their estimated cost, largest last
@@ -255,6 +308,12 @@ impl Queue {
     }
 }
 
+/// A counted batch: each item's tally, and the thread time they took.
+struct Batch {
+    results: Vec<(usize, Tally)>,
+    busy: Duration,
+}
+
 /// Counts `batch` on the scope's pool as one job (its items spread over
 /// the threads by rayon), and sends every item's tally when all are done:
 /// one wakeup of the calling thread a batch, not one an item (at n = 19,
@@ -263,17 +322,23 @@ fn count_batch<'scope>(
     scope: &rayon::Scope<'scope>,
     engine: &'scope dyn Engine,
     batch: Vec<usize>,
-    finished: mpsc::Sender<Vec<(usize, Tally)>>,
+    finished: mpsc::Sender<Batch>,
 ) {
     scope.spawn(move |_| {
         use rayon::prelude::*;
-        let results = batch
+        let timed: Vec<(usize, Tally, Duration)> = batch
             .into_par_iter()
             .with_max_len(1)
-            .map(|item| (item, engine.count(item..item + 1)))
+            .map(|item| {
+                let clock = Instant::now();
+                let tally = engine.count(item..item + 1);
+                (item, tally, clock.elapsed())
+            })
             .collect();
+        let busy = timed.iter().map(|&(_, _, took)| took).sum();
+        let results = timed.into_iter().map(|(item, t, _)| (item, t)).collect();
         // The receiver outlives the scope.
-        let _ = finished.send(results);
+        let _ = finished.send(Batch { results, busy });
     });
 }
 
@@ -297,15 +362,18 @@ const BATCHES_HELD: usize = 2;
 /// finishes, or between probes while it waits for a reply.
 pub fn work<C: Communicator>(world: &C, engine: &dyn Engine, pool: &rayon::ThreadPool) {
     let root = world.process_at_rank(0 as Rank);
-    let threads = pool.current_num_threads();
-    let (finished, results) = mpsc::channel::<Vec<(usize, Tally)>>();
+    let mut load = RankLoad::new(usize::try_from(world.rank()).unwrap_or(0));
+    load.threads = pool.current_num_threads();
+    let (finished, results) = mpsc::channel::<Batch>();
     pool.in_place_scope(|scope| {
-        let mut message = vec![threads as u64];
+        let mut message = Vec::new();
         let mut batches = 0usize;
         let mut asked = false;
         let mut nap = MIN_NAP;
         // Whether rank 0 answered with no items: every item is out.
         let mut drained = false;
+        // Since when the pool has held no batch, while more may come.
+        let mut starved_since = Some(Instant::now());
         loop {
             let wants_more = if drained {
                 batches == 0
@@ -313,8 +381,10 @@ pub fn work<C: Communicator>(world: &C, engine: &dyn Engine, pool: &rayon::Threa
                 batches < BATCHES_HELD
             };
             if !asked && wants_more {
-                root.send_with_tag(&message[..], RESULTS);
-                message.truncate(1);
+                load.cpu_s = system::process_cpu_s();
+                let mut words = header(&load).to_vec();
+                words.append(&mut message);
+                root.send_with_tag(&words[..], RESULTS);
                 asked = true;
             }
             if asked {
@@ -326,7 +396,12 @@ pub fn work<C: Communicator>(world: &C, engine: &dyn Engine, pool: &rayon::Threa
                         return;
                     }
                     drained = items.is_empty();
-                    if !drained {
+                    if drained {
+                        starved_since = None;
+                    } else {
+                        if let Some(since) = starved_since.take() {
+                            load.starved_s += since.elapsed().as_secs_f64();
+                        }
                         batches += 1;
                         let batch = items.into_iter().map(|i| i as usize).collect();
                         count_batch(scope, engine, batch, finished.clone());
@@ -346,9 +421,13 @@ pub fn work<C: Communicator>(world: &C, engine: &dyn Engine, pool: &rayon::Threa
             };
             for batch in first.into_iter().chain(results.try_iter()) {
                 batches -= 1;
-                for (item, tally) in batch {
+                load.add_batch(batch.results.len(), batch.busy.as_secs_f64());
+                for (item, tally) in batch.results {
                     message.extend(encode(item, tally));
                 }
+            }
+            if batches == 0 && !drained && starved_since.is_none() {
+                starved_since = Some(Instant::now());
             }
         }
     });

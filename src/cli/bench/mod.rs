@@ -20,7 +20,7 @@ use nqueens::{oeis, Algorithm, Options, Simd, Symmetry, MAX_N};
 use self::folder::Folder;
 use self::sweep::{Point, Row};
 use super::args::{parse_in_range, SimdArg, MAX_THREADS};
-use super::machine::{self, Machine};
+use super::machine::Machine;
 use super::report::Verdict;
 use super::{progress, signals, thread_pool, UsageError};
 
@@ -415,11 +415,13 @@ fn measure(
     let mut cpus = Vec::with_capacity(runs);
     let mut last = None;
     for i in 0..warmup + runs {
-        let cpu_before = machine::process_cpu_s();
+        let cpu_before = nqueens::system::process_cpu_s();
         let start = Instant::now();
         let count = pool.install(|| nqueens::count(point.n, options))?;
         let wall = start.elapsed();
-        let cpu = cpu_before.zip(machine::process_cpu_s()).map(|(b, a)| a - b);
+        let cpu = cpu_before
+            .zip(nqueens::system::process_cpu_s())
+            .map(|(b, a)| a - b);
         check(
             point,
             count.total,

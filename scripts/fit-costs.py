@@ -24,8 +24,10 @@ pairs of halves it may compare, `pairs`), in the engine's order. Then:
   Constants that drift from the shipped ones are what a refit would ship
   (and a FORMAT bump).
 
-Usage: scripts/fit-costs.py [--n 18 19 20] [--csv-dir DIR]
-   (with --csv-dir, reads item-times-N.csv there instead of measuring)
+Usage: scripts/fit-costs.py [--n 18 19 20] [--simd PATH] [--csv-dir DIR]
+   (--simd: time the items on that pair counter, e.g. `none` or `avx2`,
+   into results/<date>-<host>-costs-PATH; by default the fastest here;
+   with --csv-dir, reads item-times-N.csv there instead of measuring)
 """
 
 import argparse
@@ -39,8 +41,10 @@ from pathlib import Path
 import measure
 
 
-def measure_items(n, path):
+def measure_items(n, path, simd=None):
     env = dict(os.environ, NQUEENS_FIT_N=str(n), NQUEENS_FIT_OUT=str(path))
+    if simd:
+        env["NQUEENS_FIT_SIMD"] = simd
     subprocess.run(
         ["cargo", "test", "--release", "--quiet", "--lib", "--", "--ignored", "--exact",
          "engine::join::order::fit::item_times"],
@@ -188,17 +192,19 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--n", type=int, nargs="+", default=[18, 19, 20])
     parser.add_argument("--csv-dir", type=Path)
+    parser.add_argument("--simd")
     args = parser.parse_args()
-    folder = args.csv_dir or measure.results_dir("costs")
+    folder = args.csv_dir or measure.results_dir("costs" + (f"-{args.simd}" if args.simd else ""))
     folder.mkdir(parents=True, exist_ok=True)
     data = {}
     for n in args.n:
         path = folder / f"item-times-{n}.csv"
         if not args.csv_dir:
             print(f"timing every item of n = {n} on one thread ...", file=sys.stderr)
-            measure_items(n, path)
+            measure_items(n, path, args.simd)
         data[n] = load(path)
-    print(f"machine: {measure.machine()['cpu']}; item times in {folder}")
+    print(f"machine: {measure.machine()['cpu']}; pair counter: {args.simd or 'the fastest here'}; "
+          f"item times in {folder}")
     for n, rows in data.items():
         seconds = [r["seconds"] for r in rows]
         print(f"n = {n}: {len(rows)} items, {sum(seconds):.2f} s on one thread")

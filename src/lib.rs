@@ -97,7 +97,7 @@ pub use board::Solution;
 pub use engine::any::AnyEngine;
 pub use engine::backtrack::plan::Plan;
 pub use engine::cpu::Simd;
-pub use engine::join::Join;
+pub use engine::join::{Join, JoinLayout};
 pub use engine::{Engine, EngineId, Fingerprint};
 pub use exec::forecast::Forecast;
 pub use exec::{Phase, Progress};

@@ -256,6 +256,58 @@ fn a_depth_outside_one_to_n_is_rejected() {
 }
 
 #[test]
+fn a_layout_is_the_joins_and_the_table_stops_at_25() {
+    rejects(
+        &["count", "12", "--algo", "parallel", "--layout", "table"],
+        "--layout",
+        "applies only to --algo join",
+    );
+    rejects(
+        &["count", "12", "--layout", "searched", "--depth", "2"],
+        "--depth",
+        "applies only to --algo parallel",
+    );
+    rejects(
+        &["count", "26", "--layout", "table"],
+        "--layout",
+        "up to n = 25",
+    );
+    rejects(
+        &["estimate", "27", "--layout", "table"],
+        "--layout",
+        "up to n = 25",
+    );
+    rejects(
+        &["count", "12", "--layout", "drawn"],
+        "--layout",
+        "must be `table` (n up to 25) or `searched`",
+    );
+}
+
+#[test]
+fn each_layout_counts_and_says_which_it_was() {
+    for layout in ["table", "searched"] {
+        let json = json_of(&["count", "13", "--layout", layout, "--unique", "--json"]);
+        assert_eq!(
+            (json["algorithm"].as_str(), json["layout"].as_str()),
+            (Some("join"), Some(layout))
+        );
+        assert_eq!(
+            (json["total"].as_u64(), json["unique"].as_u64()),
+            (Some(73712), Some(9233))
+        );
+    }
+    let text = nqueens()
+        .args(["count", "13", "--layout", "searched"])
+        .output()
+        .unwrap();
+    assert!(String::from_utf8_lossy(&text.stdout).contains("  layout       searched\n"));
+    // The backtracker has none.
+    let json = json_of(&["count", "9", "--algo", "parallel", "--json"]);
+    assert!(json.get("layout").is_none(), "{json}");
+}
+
+#[test]
 fn parallel_only_flags_are_rejected_with_a_serial_algorithm() {
     rejects(
         &["count", "8", "--algo", "set", "--depth", "2"],

@@ -7,19 +7,20 @@ mod common;
 use common::json_of;
 
 /// The flag sets that change what runs, beside none.
-const FLAGS: [&[&str]; 5] = [
+const FLAGS: [&[&str]; 6] = [
     &[],
     &["--algo", "auto"],
     &["--symmetry", "mirror"],
     &["--depth", "2"],
     &["--max-memory", "1M"],
+    &["--layout", "searched"],
 ];
 
-/// What a report says runs: algorithm and path, and for the backtracker
-/// its symmetry and depth.
+/// What a report says runs: algorithm, path and the join's layout, and
+/// for the backtracker its symmetry and depth.
 fn what_runs(json: &serde_json::Value) -> (String, String, Option<(String, u64)>) {
     let algorithm = json["algorithm"].as_str().unwrap().to_string();
-    let simd = json["simd"].to_string();
+    let simd = format!("{} {}", json["simd"], json["layout"]);
     let search = (algorithm == "parallel").then(|| {
         (
             json["symmetry"].as_str().unwrap().to_string(),

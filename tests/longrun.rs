@@ -540,3 +540,55 @@ fn a_merged_total_that_differs_from_oeis_is_exit_one_after_the_report() {
     );
     assert!(stderr.contains("differs from OEIS"), "{stderr}");
 }
+
+#[test]
+fn journals_and_shards_of_one_layout_refuse_the_other() {
+    let dir = tempfile::tempdir().unwrap();
+    let journal = dir.path().join("j");
+    let path = journal.to_str().unwrap();
+    let searched = json_of(&[
+        "count",
+        "12",
+        "--layout",
+        "searched",
+        "--checkpoint",
+        path,
+        "--json",
+    ]);
+    assert_eq!(searched["layout"], "searched");
+    assert_eq!(searched["total"], 14200);
+    let stderr = fails(
+        &["count", "12", "--layout", "table", "--checkpoint", path],
+        2,
+    );
+    assert!(
+        stderr.contains("--checkpoint") && stderr.contains("layout searched (asked table)"),
+        "{stderr}"
+    );
+    // Without --layout, the journal's own is resumed (and it is complete).
+    let resumed = json_of(&["count", "12", "--checkpoint", path, "--json"]);
+    assert_eq!(resumed["layout"], "searched");
+    assert_eq!(resumed["total"], 14200);
+
+    // Shards cut from one layout's items do not merge with the other's.
+    let names: Vec<String> = (1..=2)
+        .map(|i| dir.path().join(format!("s{i}.json")).display().to_string())
+        .collect();
+    for (i, layout) in ["searched", "table"].into_iter().enumerate() {
+        let shard = format!("{}/2", i + 1);
+        let file = json_of(&[
+            "count", "12", "--layout", layout, "--shard", &shard, "--out", &names[i], "--json",
+        ]);
+        assert_eq!(file["fingerprint"]["layout"], layout);
+    }
+    let output = nqueens()
+        .args(["merge", &names[0], &names[1]])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_ne!(output.status.code(), Some(0), "{stderr}");
+    assert!(
+        stderr.contains("layout searched") && stderr.contains("layout table"),
+        "{stderr}"
+    );
+}

@@ -72,6 +72,20 @@ fn three_ranks_count_exactly() {
 }
 
 #[test]
+fn every_rank_counts_the_layout_rank_0_chose() {
+    for layout in ["table", "searched"] {
+        let output = mpirun(3)
+            .args(["count", "13", "--mpi", "--threads", "1", "--json"])
+            .args(["--layout", layout])
+            .output()
+            .unwrap();
+        let result = json(&output);
+        assert_eq!(result["layout"], layout);
+        assert_eq!(result["total"].as_u64().map(u128::from), known_total(13));
+    }
+}
+
+#[test]
 fn a_killed_mpi_job_resumes_from_its_journal() {
     let dir = tempfile::tempdir().unwrap();
     let journal = dir.path().join("mpi.journal");

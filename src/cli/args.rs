@@ -3,6 +3,7 @@
 
 use std::path::PathBuf;
 
+use nqueens::engine::join::JoinLayout;
 use nqueens::exec::shard::MAX_SHARDS;
 use nqueens::job::ShardRun;
 use nqueens::{Algorithm, Options, Run, Simd, Symmetry, MAX_N};
@@ -42,6 +43,12 @@ pub struct JobFlags {
     pub depth: Option<usize>,
     #[command(flatten)]
     pub simd: SimdFlag,
+    /// The join's layout: `table` (every item listed and costed, quarter
+    /// cells read from a table filled first; n up to 25) or `searched`
+    /// (items drawn from their index, each cell searched as it is needed)
+    /// [default: table to n = 25, searched past it]. Implies --algo join.
+    #[arg(long, value_name = "LAYOUT", value_parser = parse_layout)]
+    pub layout: Option<JoinLayout>,
 }
 
 impl JobFlags {
@@ -60,6 +67,7 @@ impl JobFlags {
             .with_depth(self.depth)
             .with_simd(self.simd.path())
             .with_max_memory(self.max_memory)
+            .with_layout(self.layout)
     }
 
     /// The threads asked for, else every logical core.
@@ -365,6 +373,13 @@ fn parse_depth(s: &str) -> Result<usize, String> {
     s.trim()
         .parse::<usize>()
         .map_err(|_| "must be an integer in 1..=N, the board size".to_string())
+}
+
+/// `table` or `searched`; the job checks it against the board size.
+fn parse_layout(s: &str) -> Result<JoinLayout, String> {
+    s.trim()
+        .parse()
+        .map_err(|_| "must be `table` (n up to 25) or `searched`".to_string())
 }
 
 /// `I/M`: shard I of M, 1 <= I <= M <= MAX_SHARDS.

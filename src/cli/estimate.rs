@@ -8,6 +8,7 @@
 use std::io::{self, Write};
 
 use nqueens::engine::backtrack::estimate::exact_nodes;
+use nqueens::engine::join::JoinLayout;
 use nqueens::exec::forecast::Basis;
 use nqueens::{Algorithm, AnyEngine, Forecast, Job, Plan, Run, Simd, Symmetry};
 use serde::Serialize;
@@ -36,6 +37,9 @@ struct Estimate {
     /// The instruction-set path the engine would count on (`None` for
     /// the serial algorithms).
     simd: Option<Simd>,
+    /// The join's layout (absent for the others).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    layout: Option<JoinLayout>,
     /// The search's symmetry and split depth (not the join's).
     #[serde(flatten)]
     search: Option<Search>,
@@ -136,6 +140,7 @@ pub fn run(args: EstimateArgs) -> anyhow::Result<()> {
     let estimate = Estimate {
         algorithm,
         simd: described.simd,
+        layout: described.layout,
         search,
         forecast,
         exact_nodes,
@@ -260,6 +265,9 @@ fn write_text(e: &Estimate, out: &mut dyn Write) -> io::Result<()> {
     writeln!(out, "  algorithm    {}", e.algorithm)?;
     if let Some(simd) = e.simd {
         writeln!(out, "  simd         {simd}")?;
+    }
+    if let Some(layout) = e.layout {
+        writeln!(out, "  layout       {layout}")?;
     }
     if let (Algorithm::Parallel, Some(search)) = (e.algorithm, &e.search) {
         writeln!(out, "  symmetry     {}", search.symmetry)?;

@@ -250,6 +250,9 @@ pub fn write_report(out: &mut dyn Write, report: &Report) -> io::Result<()> {
     if let Some(simd) = c.simd {
         writeln!(out, "  simd         {simd}")?;
     }
+    if let Some(layout) = c.layout {
+        writeln!(out, "  layout       {layout}")?;
+    }
     writeln!(out, "  subproblems  {}", c.subproblems)?;
     writeln!(out, "  work items   {}", c.items)?;
     if let Some(done) = report.resumed_items {

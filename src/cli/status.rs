@@ -8,7 +8,7 @@ use std::path::Path;
 use anyhow::Context;
 use nqueens::engine::backtrack::plan::max_subproblems;
 use nqueens::engine::backtrack::Backtrack;
-use nqueens::engine::join::lays_out_slowly;
+use nqueens::engine::join::{lays_out_slowly, JoinLayout};
 use nqueens::exec::journal::{self, Contents, Header, JournalError};
 use nqueens::exec::shard::{self, ShardFile};
 use nqueens::files::{self, FileError};
@@ -122,7 +122,8 @@ impl JournalStatus {
 /// estimated cost of the items left over that of the items done (the
 /// plan built within `limit` subproblems). Where laying the join out takes
 /// seconds (n = 22..25), by the items alone: its items are interleaved by
-/// cost, so the items done are a fair sample of them.
+/// cost, so the items done are a fair sample of them; so too where its
+/// items are drawn (the searched layout).
 fn estimate_left(contents: &Contents, limit: usize) -> Option<f64> {
     let f = contents.header.fingerprint;
     let cost: Box<dyn Fn(usize) -> f64> = match f.engine {
@@ -134,9 +135,12 @@ fn estimate_left(contents: &Contents, limit: usize) -> Option<f64> {
             }
             Box::new(move |i| engine.cost(i))
         }
-        EngineId::Join if lays_out_slowly(f.n) => Box::new(|_| 1.0),
+        // Searched, items are blocks of slots drawn at random: alike.
+        EngineId::Join if f.layout != Some(JoinLayout::Table) || lays_out_slowly(f.n) => {
+            Box::new(|_| 1.0)
+        }
         EngineId::Join => {
-            let costs = Join::costs(f.n).ok()?;
+            let costs = Join::costs(f.n, JoinLayout::Table).ok()?;
             Box::new(move |i| costs.get(i).copied().unwrap_or(0.0))
         }
         _ => return None,

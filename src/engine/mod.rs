@@ -104,9 +104,34 @@ pub struct Fingerprint {
     pub depth: usize,
     /// The version of the engine's items.
     pub format: u32,
+    /// The join's layout (absent for the backtracker): its items differ
+    /// between the two.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub layout: Option<join::JoinLayout>,
+}
+
+/// `join n = 20 full depth 10 (format 7, layout table)`: every field, as
+/// a message comparing two of them names them.
+impl std::fmt::Display for Fingerprint {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{} n = {} {} depth {} (format {}",
+            self.engine, self.n, self.symmetry, self.depth, self.format
+        )?;
+        if let Some(layout) = self.layout {
+            write!(f, ", layout {layout}")?;
+        }
+        f.write_str(")")
+    }
 }
 
 impl Fingerprint {
+    /// The join's layout by name, `none` for an engine without one.
+    pub fn layout_name(&self) -> &'static str {
+        self.layout.map_or("none", join::JoinLayout::name)
+    }
+
     /// The classes a whole count's tally gives: counted (backtracking,
     /// full symmetry) or by Burnside's lemma (the join, whose fixed-point
     /// items every whole count holds); `None` otherwise.
@@ -152,6 +177,7 @@ pub fn items_of(fingerprint: &Fingerprint, max_subproblems: usize) -> Result<usi
         symmetry,
         depth,
         format,
+        layout,
     } = *fingerprint;
     if !(1..=MAX_N).contains(&n) {
         return Err(format!("n {n} is outside 1..={MAX_N}"));
@@ -167,6 +193,9 @@ pub fn items_of(fingerprint: &Fingerprint, max_subproblems: usize) -> Result<usi
     }
     match engine {
         EngineId::Backtrack => {
+            if let Some(layout) = layout {
+                return Err(format!("layout {layout} is the join's, not the {engine}'s"));
+            }
             if !(1..=n).contains(&depth) {
                 return Err(format!("depth {depth} is outside 1..={n} for n = {n}"));
             }
@@ -194,7 +223,8 @@ pub fn items_of(fingerprint: &Fingerprint, max_subproblems: usize) -> Result<usi
                     n / 2
                 ));
             }
-            join::Join::items_of(n).map_err(|e| e.to_string())
+            let layout = layout.ok_or_else(|| "no layout: a join's names one".to_string())?;
+            join::Join::items_of(n, layout).map_err(|e| e.to_string())
         }
     }
 }

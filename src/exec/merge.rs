@@ -177,20 +177,7 @@ pub fn merge(files: &[(String, ShardFile)]) -> Result<Merged, MergeError> {
 fn differences(a: &ShardFile, b: &ShardFile) -> String {
     let mut out = Vec::new();
     if a.fingerprint != b.fingerprint {
-        let (x, y) = (&a.fingerprint, &b.fingerprint);
-        out.push(format!(
-            "{} n = {} {} depth {} (format {}) against {} n = {} {} depth {} (format {})",
-            x.engine,
-            x.n,
-            x.symmetry,
-            x.depth,
-            x.format,
-            y.engine,
-            y.n,
-            y.symmetry,
-            y.depth,
-            y.format
-        ));
+        out.push(format!("{} against {}", a.fingerprint, b.fingerprint));
     }
     if a.total_items != b.total_items {
         out.push(format!("{} items against {}", a.total_items, b.total_items));
@@ -257,6 +244,7 @@ mod tests {
                 symmetry: Symmetry::Full,
                 depth: 3,
                 format: 1,
+                layout: None,
             },
             shard: [index, shards],
             items,

@@ -1,4 +1,4 @@
-//! How the ranks of an MPI count ([`mpi`](super::mpi), feature `mpi`)
+//! How the ranks of an MPI count (`exec::mpi`, built with the feature `mpi`)
 //! spent it: what each counted, how long its threads counted and waited,
 //! the CPU its process used, and when its last results came in. Plain
 //! data, built with or without the feature, so that reports can carry it:

@@ -189,6 +189,7 @@ mod tests {
                 symmetry: Symmetry::None,
                 depth: 1,
                 format: 0,
+                layout: None,
             }
         }
 

@@ -51,7 +51,8 @@ pub(super) fn check_run(run: &Run) -> Result<(), Error> {
 }
 
 /// Refuses the options that do not go together: a depth out of range; a
-/// depth or symmetry with the join, which has neither; a run only the pooled
+/// depth or symmetry with the join, which has neither; a layout with the
+/// backtracker, or one the board cannot take; a run only the pooled
 /// engines do (a journal, a shard, MPI) with a serial search. (The serial
 /// searches ignore the pooled engines' options.)
 pub(super) fn check_options(n: usize, options: &Options, run: &Run) -> Result<(), Error> {
@@ -76,6 +77,12 @@ pub(super) fn check_options(n: usize, options: &Options, run: &Run) -> Result<()
             let symmetry = options.symmetry.to_string();
             return Err(refuse("--symmetry <S>", symmetry, "parallel"));
         }
+    }
+    if let Some(layout) = options.layout {
+        if options.algorithm != Algorithm::Join {
+            return Err(refuse("--layout <LAYOUT>", layout.to_string(), "join"));
+        }
+        layout.check(n)?;
     }
     if !options.algorithm.is_parallel() {
         let pooled_only = [

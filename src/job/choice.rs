@@ -3,7 +3,7 @@
 
 use super::options::{Algorithm, Options};
 use crate::engine::cpu::Simd;
-use crate::engine::join::Join;
+use crate::engine::join::{Join, JoinLayout};
 use crate::engine::EngineId;
 use crate::problem::{check_board_size, Error, Symmetry};
 use crate::system::available_memory;
@@ -57,8 +57,11 @@ pub(super) fn choose(n: usize, options: &Options, threads: usize) -> Result<Choi
         algorithm,
         join_memory: None,
     };
+    // The layout asked for, else the board's own: the automatic choice
+    // weighs the join as it would run.
+    let layout = options.layout.unwrap_or(JoinLayout::automatic(n));
     if options.algorithm == Algorithm::Join {
-        let needed = Join::plan(n, threads)?.total();
+        let needed = Join::plan(n, layout, threads)?.total();
         let limit = memory_limit(options);
         if needed > limit {
             return Err(Error::JoinMemory { n, needed, limit });
@@ -78,7 +81,7 @@ pub(super) fn choose(n: usize, options: &Options, threads: usize) -> Result<Choi
     if backtrack_only || (!backtrack_lacks && (join_lacks || n < join_from)) {
         return Ok(chosen(Algorithm::Parallel));
     }
-    let plan = Join::plan(n, threads)?;
+    let plan = Join::plan(n, layout, threads)?;
     let limit = memory_limit(options);
     if plan.total() > limit {
         return Ok(Choice {

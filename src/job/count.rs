@@ -5,6 +5,7 @@ use serde::Serialize;
 
 use super::options::Algorithm;
 use crate::engine::cpu::Simd;
+use crate::engine::join::JoinLayout;
 use crate::engine::{Engine, Fingerprint};
 use crate::problem::{Error, Symmetry};
 use crate::reduce::Classes;
@@ -42,6 +43,9 @@ pub struct Count {
     /// The instruction-set path the engine counted on (`None` for the
     /// serial algorithms).
     pub simd: Option<Simd>,
+    /// The join's layout (absent for the others).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub layout: Option<JoinLayout>,
     /// The memory the join planned for, in bytes (`None` for the others).
     pub planned_bytes: Option<u64>,
     /// The process's peak resident memory at the end of the count, in bytes,
@@ -96,6 +100,7 @@ impl Count {
             unique: classes.map(|c| c.unique()),
             classes,
             simd: counted.simd,
+            layout: fingerprint.layout,
             planned_bytes: counted.planned_bytes,
             peak_bytes: peak_memory(),
             elapsed_s: counted.elapsed_s,

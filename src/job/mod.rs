@@ -35,7 +35,7 @@ use crate::engine::backtrack::forecast::Search;
 use crate::engine::backtrack::plan::Plan;
 use crate::engine::backtrack::Backtrack;
 use crate::engine::cpu::Simd;
-use crate::engine::join::{self, Join};
+use crate::engine::join::{self, Join, JoinLayout};
 use crate::engine::{Engine, EngineId, Fingerprint};
 use crate::exec::forecast::{self, Forecast};
 use crate::exec::journal::{self, Journal, JournalError};
@@ -134,6 +134,8 @@ pub struct Description {
     /// The backtracker's split depth (0 for a serial search; the join's
     /// quarter side).
     pub depth: usize,
+    /// The join's layout (`None` for the others).
+    pub layout: Option<JoinLayout>,
     /// Set when `auto` would have taken the join but its memory plan does
     /// not fit: the backtracker counts instead.
     pub join_memory: Option<JoinMemory>,
@@ -195,10 +197,22 @@ impl Job {
             if planned.engine == EngineId::Backtrack && options.symmetry == Symmetry::Full {
                 options.symmetry = planned.symmetry;
             }
+            // The journal's layout, unless one was asked for (then a
+            // journal of the other is refused when it opens).
+            if options.layout.is_none() {
+                options.layout = planned.layout;
+            }
+        }
+        // A layout is the join's: asking for one asks for the join.
+        if options.layout.is_some() && options.algorithm == Algorithm::Auto {
+            options.algorithm = Algorithm::Join;
         }
         check_options(n, &options, &run)?;
         let choice = choice::choose(n, &options, threads)?;
         options.algorithm = choice.algorithm;
+        if options.algorithm == Algorithm::Join {
+            options.layout = Some(options.layout.unwrap_or(JoinLayout::automatic(n)));
+        }
         if let (Some(simd), Some(engine)) = (options.simd, options.algorithm.engine()) {
             engine.check(simd)?;
         }
@@ -260,16 +274,17 @@ impl Job {
             simd: algorithm.engine().map(|e| e.simd(self.options.simd)),
             symmetry,
             depth,
+            layout: self.options.layout,
             join_memory: self.join_memory,
         }
     }
 
     /// Seconds the join takes to lay out its table and items before its
-    /// first item counts, where that is long enough to say (n >= 22);
-    /// `None` for the backtracker and quick layouts.
+    /// first item counts, where that is long enough to say (the table
+    /// layout from n = 22); `None` for the backtracker and quick layouts.
     pub fn layout_seconds(&self) -> Option<f64> {
-        match self.options.algorithm {
-            Algorithm::Join => join::layout_seconds(self.n, rayon::current_num_threads()),
+        match self.options.layout {
+            Some(JoinLayout::Table) => join::layout_seconds(self.n, rayon::current_num_threads()),
             _ => None,
         }
     }
@@ -424,18 +439,26 @@ impl Job {
         }
     }
 
-    /// The plan an MPI run sends its workers: `[n, symmetry, depth, join?,
-    /// 1]` (a last word of 0 means "no plan": the workers stop).
+    /// The plan an MPI run sends its workers: `[n, symmetry, depth,
+    /// engine and layout, 1]` (a last word of 0 means "no plan": the
+    /// workers stop).
     pub fn plan_words(&self) -> [u64; 5] {
         let symmetry = Symmetry::ALL
             .iter()
             .position(|&s| s == self.options.symmetry)
             .unwrap_or(0);
+        // The engine: 0 the backtracker, 1 the join laid out as a table,
+        // 2 the join searched.
+        let engine = match (self.options.algorithm, self.options.layout) {
+            (Algorithm::Join, Some(JoinLayout::Searched)) => 2,
+            (Algorithm::Join, _) => 1,
+            _ => 0,
+        };
         [
             self.n as u64,
             symmetry as u64,
             self.options.depth.unwrap_or(0) as u64,
-            u64::from(self.options.algorithm == Algorithm::Join),
+            engine,
             1,
         ]
     }
@@ -453,14 +476,16 @@ impl Job {
         let symmetry = *Symmetry::ALL
             .get(words[1] as usize)
             .ok_or(Error::BoardSize { n: 0 })?;
-        let (algorithm, depth) = match words[3] {
-            1 => (Algorithm::Join, None),
-            _ => (Algorithm::Parallel, Some(words[2] as usize)),
+        let (algorithm, depth, layout) = match words[3] {
+            1 => (Algorithm::Join, None, Some(JoinLayout::Table)),
+            2 => (Algorithm::Join, None, Some(JoinLayout::Searched)),
+            _ => (Algorithm::Parallel, Some(words[2] as usize), None),
         };
         let options = Options {
             algorithm,
             symmetry,
             depth,
+            layout,
             ..options
         };
         Job::new(words[0] as usize, options, Some(threads), Run::default())
@@ -482,7 +507,13 @@ impl Job {
 fn build(n: usize, options: &Options, threads: usize) -> Result<AnyEngine, Error> {
     if options.algorithm == Algorithm::Join {
         let simd = EngineId::Join.simd(options.simd);
-        return Ok(AnyEngine::Join(Join::new(n, simd, memory_limit(options))?));
+        let layout = options.layout.unwrap_or(JoinLayout::automatic(n));
+        return Ok(AnyEngine::Join(Join::with_layout(
+            n,
+            layout,
+            simd,
+            memory_limit(options),
+        )?));
     }
     let simd = EngineId::Backtrack.simd(options.simd);
     let limit = options.max_subproblems();

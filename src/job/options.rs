@@ -7,6 +7,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::engine::backtrack::plan;
 use crate::engine::cpu::Simd;
+use crate::engine::join::JoinLayout;
 use crate::engine::EngineId;
 use crate::problem::Symmetry;
 
@@ -131,6 +132,10 @@ pub struct Options {
     /// the machine has available; also the most the parallel engine's plan
     /// may take (`None`: 1 GiB). The serial algorithms ignore it.
     pub max_memory: Option<u64>,
+    /// The join's layout, or `None` for the board's own
+    /// ([`JoinLayout::automatic`]; a resumed journal's). Asking for one
+    /// asks for the join.
+    pub layout: Option<JoinLayout>,
 }
 
 impl Options {
@@ -158,6 +163,12 @@ impl Options {
     /// what the machine has available).
     pub fn with_max_memory(self, max_memory: Option<u64>) -> Options {
         Options { max_memory, ..self }
+    }
+
+    /// These options with the join laid out as `layout` (`None`: the
+    /// board's own).
+    pub fn with_layout(self, layout: Option<JoinLayout>) -> Options {
+        Options { layout, ..self }
     }
 
     /// The most subproblems the parallel engine's plan may hold under

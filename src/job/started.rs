@@ -168,6 +168,7 @@ fn count_serially(
         unique: None,
         classes: None,
         simd: None,
+        layout: None,
         planned_bytes: None,
         peak_bytes: system::peak_memory(),
         elapsed_s: start.elapsed().as_secs_f64(),

@@ -111,6 +111,7 @@ impl Engine for Backtrack {
             symmetry: self.plan.symmetry,
             depth: self.plan.depth,
             format: FORMAT,
+            layout: None,
         }
     }
 

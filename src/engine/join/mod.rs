@@ -91,8 +91,10 @@ use crate::reduce::Tally;
 /// the reference machine's nanoseconds, items interleaved by cost,
 /// `cost`). Boards past [`LISTED_TO`] were drawn (`slots`) within 6,
 /// without a bump: no journal of theirs was kept, and one of the listed
-/// items would be refused anyway, its `total_items` not the plan's.
-pub const FORMAT: u32 = 6;
+/// items would be refused anyway, its `total_items` not the plan's; 7:
+/// the layout ([`JoinLayout`]) is in the fingerprint, and either may be
+/// asked for at any board it fits).
+pub const FORMAT: u32 = 7;
 
 /// The smallest board the join counts by joining; smaller ones are
 /// enumerated.
@@ -112,6 +114,85 @@ pub const REFLECT_FROM: usize = 18;
 /// (`slots`): laying a board out takes milliseconds, to
 /// n = 32.
 pub const LISTED_TO: usize = 25;
+
+/// How the join lays its items out and finds its quarter cells: the two
+/// ways the boards to [`LISTED_TO`] and those past it take by default
+/// ([`JoinLayout::automatic`]), either of which a count may ask for
+/// (`--layout`) where it fits. It is part of the fingerprint: the items
+/// differ, so journals, shards and MPI ranks of one layout refuse the
+/// other's.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum JoinLayout {
+    /// Every item listed and costed from the sizes of all the quarter
+    /// cells, in the order interleaved by cost; cells read from the quarter
+    /// table filled once (or, past [`WHOLE_TABLE_BYTES`], from the row sets
+    /// each worker fills). Boards to [`LISTED_TO`]: past it, sizing every
+    /// cell takes hours and gigabytes.
+    Table,
+    /// Items drawn from their index in blocks of slots (a fixed
+    /// pseudo-random order, no cost model); each quarter cell searched as
+    /// the glue reaches it, nothing filled beforehand. Every board.
+    Searched,
+}
+
+impl JoinLayout {
+    /// Both, in the order the flag lists them.
+    pub const ALL: [JoinLayout; 2] = [JoinLayout::Table, JoinLayout::Searched];
+
+    /// The layout the n×n board takes unless another is asked for: the
+    /// table to [`LISTED_TO`], searched past it.
+    pub fn automatic(n: usize) -> JoinLayout {
+        match n > LISTED_TO {
+            true => JoinLayout::Searched,
+            false => JoinLayout::Table,
+        }
+    }
+
+    /// Its name, as `--layout` takes it.
+    pub fn name(self) -> &'static str {
+        match self {
+            JoinLayout::Table => "table",
+            JoinLayout::Searched => "searched",
+        }
+    }
+
+    /// `Ok` if the n×n board can be laid out this way.
+    ///
+    /// # Errors
+    /// [`Error::Refused`] (naming `--layout`) for the table past
+    /// [`LISTED_TO`].
+    pub fn check(self, n: usize) -> Result<(), Error> {
+        if self == JoinLayout::Table && n > LISTED_TO {
+            return Err(Error::Refused {
+                flag: "--layout <LAYOUT>",
+                value: self.name().to_string(),
+                rule: format!(
+                    "the table layout sizes every quarter cell and lists every item, boards \
+                     up to n = {LISTED_TO}; n = {n} takes `searched`"
+                ),
+            });
+        }
+        Ok(())
+    }
+}
+
+impl std::fmt::Display for JoinLayout {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl std::str::FromStr for JoinLayout {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<JoinLayout, String> {
+        JoinLayout::ALL
+            .into_iter()
+            .find(|layout| layout.name() == s)
+            .ok_or_else(|| format!("expected `table` or `searched`, got `{s}`"))
+    }
+}
 
 /// The most the whole quarter table may take to be filled once for all
 /// workers: 540 MB at 11×11 (n = 22, 23). Past it (5.1 GB at 12×12, 51 GB
@@ -189,6 +270,8 @@ pub struct Join {
     /// item 0 also the whole board below [`SMALLEST_JOINED`]), spread
     /// among them.
     order: Arc<Order>,
+    /// How its items are laid out and its cells found.
+    layout: JoinLayout,
     simd: Simd,
     memory: MemoryPlan,
     /// Whether even boards fold in the diagonal reflections (from
@@ -199,13 +282,14 @@ pub struct Join {
 }
 
 impl Join {
-    /// What the join of the n×n board needs in memory on `threads`
-    /// threads, planned without allocating the tables.
+    /// What the join of the n×n board laid out as `layout` needs in
+    /// memory on `threads` threads, planned without allocating the tables.
     ///
     /// # Errors
-    /// [`Error::BoardSize`] unless 1 <= n <= [`MAX_N`](crate::problem::MAX_N).
-    pub fn plan(n: usize, threads: usize) -> Result<MemoryPlan, Error> {
-        Ok(Self::layout(n)?.memory.for_threads(threads))
+    /// [`Error::BoardSize`] unless 1 <= n <= [`MAX_N`](crate::problem::MAX_N);
+    /// as [`JoinLayout::check`].
+    pub fn plan(n: usize, layout: JoinLayout, threads: usize) -> Result<MemoryPlan, Error> {
+        Ok(Self::layout(n, layout)?.memory.for_threads(threads))
     }
 
     /// The instruction-set paths of its pair counter: every one.
@@ -219,18 +303,33 @@ impl Join {
         cpu::fastest(Self::PATHS)
     }
 
-    /// The join of the n×n board, counting pairs on `simd`, if its
-    /// [plan](Join::plan) on the current rayon pool's threads fits in
-    /// `max_memory` bytes.
+    /// The join of the n×n board in its [automatic](JoinLayout::automatic)
+    /// layout, counting pairs on `simd`, if its [plan](Join::plan) on the
+    /// current rayon pool's threads fits in `max_memory` bytes.
+    ///
+    /// # Errors
+    /// As [`Join::with_layout`].
+    pub fn new(n: usize, simd: Simd, max_memory: u64) -> Result<Join, Error> {
+        Self::with_layout(n, JoinLayout::automatic(n), simd, max_memory)
+    }
+
+    /// The join of the n×n board laid out as `layout`, counting pairs on
+    /// `simd`, if its [plan](Join::plan) on the current rayon pool's
+    /// threads fits in `max_memory` bytes.
     ///
     /// # Errors
     /// [`Error::SimdUnavailable`] if this CPU does not run the pair counter
     /// on `simd`; as [`Join::plan`], and [`Error::JoinMemory`] if the plan
     /// needs more than `max_memory`.
-    pub fn new(n: usize, simd: Simd, max_memory: u64) -> Result<Join, Error> {
+    pub fn with_layout(
+        n: usize,
+        layout: JoinLayout,
+        simd: Simd,
+        max_memory: u64,
+    ) -> Result<Join, Error> {
         cpu::check(Self::NAME, Self::PATHS, simd)?;
         let threads = rayon::current_num_threads();
-        let layout = Self::layout(n)?;
+        let layout = Self::layout(n, layout)?;
         let memory = layout.memory.for_threads(threads);
         if memory.total() > max_memory {
             return Err(Error::JoinMemory {
@@ -257,6 +356,7 @@ impl Join {
             frames: layout.frames.clone(),
             groups: layout.groups.clone(),
             order: Arc::clone(&layout.order),
+            layout: layout.kind,
             simd,
             memory,
             reflect: n >= REFLECT_FROM,
@@ -264,29 +364,31 @@ impl Join {
         }
     }
 
-    /// The estimated cost of every work item, as [`Engine::cost`] gives
-    /// them, without filling the table.
+    /// The estimated cost of every work item of the n×n board laid out as
+    /// `layout`, as [`Engine::cost`] gives them, without filling the table.
     ///
     /// # Errors
     /// As [`Join::plan`].
-    pub fn costs(n: usize) -> Result<Vec<f64>, Error> {
-        let layout = Self::layout(n)?;
+    pub fn costs(n: usize, layout: JoinLayout) -> Result<Vec<f64>, Error> {
+        let layout = Self::layout(n, layout)?;
         Ok((0..layout.order.len())
             .map(|i| layout.order.cost(i))
             .collect())
     }
 
-    /// How many work items the n×n board's join has, worked out from the
-    /// frames and their row sets alone (no cell sized, nothing costed or
-    /// ordered: milliseconds at every n, where laying the board out takes
-    /// 80 s at n = 25): what a file's header is checked against before
-    /// anything is built for it.
+    /// How many work items the n×n board's join laid out as `layout` has,
+    /// worked out from the frames and their row sets alone (no cell sized,
+    /// nothing costed or ordered: milliseconds at every n, where laying
+    /// the board out takes 80 s at n = 25): what a file's header is
+    /// checked against before anything is built for it.
     ///
     /// # Errors
-    /// [`Error::BoardSize`] unless 1 <= n <= [`MAX_N`](crate::problem::MAX_N).
-    pub fn items_of(n: usize) -> Result<usize, Error> {
+    /// [`Error::BoardSize`] unless 1 <= n <= [`MAX_N`](crate::problem::MAX_N);
+    /// as [`JoinLayout::check`].
+    pub fn items_of(n: usize, layout: JoinLayout) -> Result<usize, Error> {
         crate::problem::check_board_size(n)?;
-        Ok(count_items(n))
+        layout.check(n)?;
+        Ok(count_items(n, layout))
     }
 
     /// The board size.
@@ -302,6 +404,11 @@ impl Join {
     /// The memory planned.
     pub fn memory(&self) -> MemoryPlan {
         self.memory
+    }
+
+    /// How its items are laid out and its cells found.
+    pub fn join_layout(&self) -> JoinLayout {
+        self.layout
     }
 
     /// How many items join pairs (the others, [`burnside::items`](count::burnside::items) of
@@ -331,6 +438,7 @@ impl Engine for Join {
             symmetry: Symmetry::Full,
             depth: self.h,
             format: FORMAT,
+            layout: Some(self.layout),
         }
     }
 
@@ -421,12 +529,53 @@ mod tests {
     #[test]
     fn items_are_counted_without_laying_the_board_out() {
         for n in (1..=20).chain([26, 32]) {
-            assert_eq!(
-                Join::items_of(n).unwrap(),
-                Join::lay_out(n).unwrap().order.len(),
-                "n = {n}"
-            );
+            let layouts = match n > LISTED_TO {
+                true => &[JoinLayout::Searched][..],
+                false => &JoinLayout::ALL[..],
+            };
+            for &layout in layouts {
+                assert_eq!(
+                    Join::items_of(n, layout).unwrap(),
+                    Join::lay_out(n, layout).unwrap().order.len(),
+                    "n = {n}, {layout}"
+                );
+            }
         }
+    }
+
+    #[test]
+    fn either_layout_counts_every_board_and_names_itself() {
+        for n in 1..=13 {
+            for layout in JoinLayout::ALL {
+                let join = Join::with_layout(n, layout, Join::fastest(), u64::MAX).unwrap();
+                assert_eq!(join.fingerprint().layout, Some(layout), "n = {n}");
+                let tally = join.count(0..join.items());
+                assert_eq!(Some(tally.total()), known_total(n), "n = {n}, {layout}");
+            }
+        }
+        assert_eq!(JoinLayout::automatic(LISTED_TO), JoinLayout::Table);
+        assert_eq!(JoinLayout::automatic(LISTED_TO + 1), JoinLayout::Searched);
+        assert_eq!("searched".parse(), Ok(JoinLayout::Searched));
+        assert!("drawn".parse::<JoinLayout>().is_err());
+    }
+
+    #[test]
+    fn the_table_is_refused_past_the_listed_boards() {
+        let n = LISTED_TO + 1;
+        let refused = |e: Error| {
+            matches!(
+                e,
+                Error::Refused {
+                    flag: "--layout <LAYOUT>",
+                    ..
+                }
+            )
+        };
+        assert!(refused(Join::items_of(n, JoinLayout::Table).unwrap_err()));
+        assert!(refused(Join::plan(n, JoinLayout::Table, 1).unwrap_err()));
+        let join = Join::with_layout(n, JoinLayout::Table, Simd::None, u64::MAX);
+        assert!(refused(join.unwrap_err()));
+        assert!(Join::items_of(n, JoinLayout::Searched).is_ok());
     }
 
     #[test]
@@ -434,7 +583,7 @@ mod tests {
         // Listed (n = 12) and drawn (n = 12 laid out as the largest
         // boards are): the items a scan of every item finds.
         for order in [
-            Join::lay_out(12).unwrap().order,
+            Join::lay_out(12, JoinLayout::Table).unwrap().order,
             Join::lay_out_drawn(12).order,
         ] {
             let scanned: Vec<usize> = (0..order.len())
@@ -528,7 +677,7 @@ mod tests {
     fn drawn_items_are_the_listed_ones_in_another_order() {
         let key = |i: &Item| (i.group, i.north, i.south, i.weight);
         for n in 4..=16 {
-            let listed = Join::lay_out(n).unwrap();
+            let listed = Join::lay_out(n, JoinLayout::Table).unwrap();
             let drawn = Join::lay_out_drawn(n);
             let all = |order: &Order| {
                 let mut items: Vec<_> = (0..order.len())
@@ -569,9 +718,9 @@ mod tests {
     #[test]
     fn every_drawn_board_to_32_is_planned_within_4_gib_on_two_threads() {
         for n in LISTED_TO + 1..=LARGEST_N {
-            let plan = Join::plan(n, 2).unwrap();
+            let plan = Join::plan(n, JoinLayout::Searched, 2).unwrap();
             assert!(plan.total() < 4 << 30, "n = {n}: {plan:?}");
-            let items = Join::items_of(n).unwrap();
+            let items = Join::items_of(n, JoinLayout::Searched).unwrap();
             assert!(
                 (1 << 20..=1 << 22).contains(&items),
                 "n = {n}: {items} items"
@@ -646,7 +795,7 @@ mod tests {
 
     #[test]
     fn a_plan_over_the_limit_is_refused_with_what_it_needs() {
-        let needed = Join::plan(14, rayon::current_num_threads())
+        let needed = Join::plan(14, JoinLayout::Table, rayon::current_num_threads())
             .unwrap()
             .total();
         assert_eq!(

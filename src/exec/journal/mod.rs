@@ -114,6 +114,7 @@ impl Header {
             ("symmetry", a.symmetry.to_string(), b.symmetry.to_string()),
             ("depth", a.depth.to_string(), b.depth.to_string()),
             ("item format", a.format.to_string(), b.format.to_string()),
+            ("layout", a.layout_name().into(), b.layout_name().into()),
         ];
         let mut out: Vec<String> = pairs
             .into_iter()
@@ -449,6 +450,7 @@ mod tests {
             symmetry: Symmetry::Full,
             depth: 3,
             format: 1,
+            layout: None,
         };
         Header {
             fingerprint,

@@ -10,7 +10,7 @@ pub(in crate::engine::join) mod item;
 
 pub use self::board::Sketch;
 
-use super::{Join, LARGEST_SAMPLED};
+use super::{Join, JoinLayout, LARGEST_SAMPLED};
 use crate::engine::forecast::{Basis, Workload};
 use crate::engine::{sample, Engine};
 
@@ -41,9 +41,11 @@ const FASTEST_S_PER_COST: f64 = 1e-9 / 4.0;
 impl Join {
     /// Seconds on one thread no machine beats: the items' costs at a pace
     /// four times the reference machine's; infinite past
-    /// [`LARGEST_SAMPLED`], where every count is long.
+    /// [`LARGEST_SAMPLED`], where every count is long, and for the
+    /// searched layout, whose costs are slots, not nanoseconds (no quick
+    /// bound: its forecast always times a sample).
     pub(super) fn least_seconds(&self) -> f64 {
-        if self.n > LARGEST_SAMPLED {
+        if self.n > LARGEST_SAMPLED || self.layout == JoinLayout::Searched {
             return f64::INFINITY;
         }
         (0..self.items()).map(|i| self.cost(i)).sum::<f64>() * FASTEST_S_PER_COST

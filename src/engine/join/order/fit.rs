@@ -8,7 +8,7 @@ use std::io::Write;
 use std::time::Instant;
 
 use crate::engine::join::count::items::{bound, Bound};
-use crate::engine::join::{Join, Simd};
+use crate::engine::join::{Join, JoinLayout, Simd};
 use crate::engine::Engine;
 
 #[test]
@@ -26,7 +26,7 @@ fn item_times() {
         .build()
         .unwrap();
     let join = pool.install(|| Join::new(n, simd, u64::MAX)).unwrap();
-    let layout = Join::layout(n).unwrap();
+    let layout = Join::layout(n, JoinLayout::Table).unwrap();
     let sizes = layout.sizes.as_ref().unwrap();
     let mut file = std::io::BufWriter::new(std::fs::File::create(&out).unwrap());
     writeln!(file, "item,kind,cost,glue,pairs,east,west,lower,seconds").unwrap();

@@ -16,7 +16,7 @@ use crate::engine::join::count::glue::RUN;
 use crate::engine::join::count::items::{count_items_of, items_of, Bound, Gathered, Item};
 use crate::engine::join::count::quarter::{self, Source};
 use crate::engine::join::count::splits::Splits;
-use crate::engine::join::{Join, LISTED_TO, SMALLEST_JOINED, WHOLE_TABLE_BYTES};
+use crate::engine::join::{Join, JoinLayout, SMALLEST_JOINED, WHOLE_TABLE_BYTES};
 use crate::problem::{check_board_size, Error};
 
 /// What a join needs in memory, in bytes, planned before it allocates.
@@ -48,7 +48,7 @@ impl MemoryPlan {
 #[derive(Clone, Debug)]
 pub(in crate::engine::join) enum Order {
     /// Listed with their costs, interleaved by cost ([`cost::interleave`]),
-    /// to [`LISTED_TO`].
+    /// to [`LISTED_TO`](crate::engine::join::LISTED_TO).
     Listed { items: Vec<Item>, costs: Vec<f32> },
     /// Worked out from their index past it ([`Slots`]).
     Drawn(Slots),
@@ -147,12 +147,14 @@ fn scratch(east: u64, west: u64, lower: u64) -> u64 {
 }
 
 /// How many work items [`Join::lay_out`] makes for the n×n board (1 <= n
-/// <= 32), without laying it out: its pair items are the row sets of its
-/// groups (one per orbit, [`items_of`]), listed to [`LISTED_TO`] and
-/// drawn in blocks past it; the fixed-point searches come on top.
-pub(in crate::engine::join) fn count_items(n: usize) -> usize {
+/// <= 32) laid out as `kind`, without laying it out: its pair items are
+/// the row sets of its groups (one per orbit, [`items_of`]), listed (the
+/// table) or drawn in blocks (searched); the fixed-point searches come on
+/// top. The table past [`LISTED_TO`](crate::engine::join::LISTED_TO) is
+/// refused before this is asked.
+pub(in crate::engine::join) fn count_items(n: usize, kind: JoinLayout) -> usize {
     let h = n / 2;
-    if n > LISTED_TO {
+    if kind == JoinLayout::Searched && n >= SMALLEST_JOINED {
         return Join::lay_out_drawn(n).order.len();
     }
     let fixed = burnside::items(n);
@@ -169,6 +171,8 @@ pub(in crate::engine::join) fn count_items(n: usize) -> usize {
 
 /// A join before its table is filled.
 pub(in crate::engine::join) struct Layout {
+    /// Which of the two layouts it is.
+    pub(in crate::engine::join) kind: JoinLayout,
     pub(in crate::engine::join) sizes: Option<quarter::CellSizes>,
     pub(in crate::engine::join) cells: Source,
     pub(in crate::engine::join) splits: Splits,
@@ -179,31 +183,41 @@ pub(in crate::engine::join) struct Layout {
 }
 
 impl Join {
-    /// The layout of the n×n board, worked out once a process: sizing the
-    /// quarter table takes seconds from n = 22 (54 s before this cache,
-    /// when the plan, the costs and the engine each sized it), and a count
-    /// asks for the memory plan, the costs and the engine in turn. The
-    /// last board laid out is kept (its cell sizes are in the memory plan).
-    pub(in crate::engine::join) fn layout(n: usize) -> Result<Arc<Layout>, Error> {
+    /// The layout of the n×n board as `kind`, worked out once a process:
+    /// sizing the quarter table takes seconds from n = 22 (54 s before
+    /// this cache, when the plan, the costs and the engine each sized it),
+    /// and a count asks for the memory plan, the costs and the engine in
+    /// turn. The last board laid out is kept (its cell sizes are in the
+    /// memory plan).
+    pub(in crate::engine::join) fn layout(
+        n: usize,
+        kind: JoinLayout,
+    ) -> Result<Arc<Layout>, Error> {
         static LAID_OUT: Mutex<Option<(usize, Arc<Layout>)>> = Mutex::new(None);
         let mut laid_out = LAID_OUT.lock().unwrap_or_else(|e| e.into_inner());
         if let Some((board, layout)) = laid_out.as_ref() {
-            if *board == n {
+            if *board == n && layout.kind == kind {
                 return Ok(Arc::clone(layout));
             }
         }
-        let layout = Arc::new(Self::lay_out(n)?);
+        let layout = Arc::new(Self::lay_out(n, kind)?);
         *laid_out = Some((n, Arc::clone(&layout)));
         Ok(layout)
     }
 
     /// The frames, the items (in their order), their costs and the memory
-    /// plan for one thread; the table is only walked to be sized.
-    pub(in crate::engine::join) fn lay_out(n: usize) -> Result<Layout, Error> {
+    /// plan for one thread, laid out as `kind`; the table is only walked
+    /// to be sized. Boards too small to join (below [`SMALLEST_JOINED`])
+    /// list their one enumeration either way.
+    ///
+    /// # Errors
+    /// [`Error::BoardSize`]; as [`JoinLayout::check`].
+    pub(in crate::engine::join) fn lay_out(n: usize, kind: JoinLayout) -> Result<Layout, Error> {
         let threads = 1;
         check_board_size(n)?;
+        kind.check(n)?;
         let h = n / 2;
-        if n > LISTED_TO {
+        if kind == JoinLayout::Searched && n >= SMALLEST_JOINED {
             return Ok(Self::lay_out_drawn(n));
         }
         // The rotations' fixed points, searched by items of their own.
@@ -218,6 +232,7 @@ impl Join {
             };
             let (costs, items) = fixed.unzip();
             return Ok(Layout {
+                kind,
                 sizes: None,
                 cells: Source::Table,
                 splits: Splits::default(),
@@ -286,6 +301,7 @@ impl Join {
             .map(|rank| order[rank])
             .unzip();
         Ok(Layout {
+            kind,
             sizes: Some(sizes),
             cells: match whole_table {
                 true => Source::Table,
@@ -299,9 +315,11 @@ impl Join {
         })
     }
 
-    /// The layout past [`LISTED_TO`]: items drawn from their index, cells
-    /// searched as the glue reaches them; nothing sized or bounded item
-    /// by item, so it takes milliseconds.
+    /// The searched layout (every board past
+    /// [`LISTED_TO`](crate::engine::join::LISTED_TO), any board from
+    /// [`SMALLEST_JOINED`] asked for): items drawn from their index, cells
+    /// searched as the glue reaches them; nothing sized or bounded item by
+    /// item, so it takes milliseconds.
     pub(in crate::engine::join) fn lay_out_drawn(n: usize) -> Layout {
         let h = n / 2;
         let frames = frames(n, h);
@@ -322,6 +340,7 @@ impl Join {
             threads: 1,
         };
         Layout {
+            kind: JoinLayout::Searched,
             sizes: None,
             cells: Source::Searched,
             splits,

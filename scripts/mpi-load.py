@@ -18,7 +18,9 @@ trips (and a second), rank 0's MPI thread's CPU, the tail.
 Builds the release binary with --features mpi (OpenMPI and libclang needed:
 Debian's libopenmpi-dev openmpi-bin libclang-dev).
 
-Usage: scripts/mpi-load.py [--n 18 20] [--rounds 3]
+Usage: scripts/mpi-load.py [--n 18 20] [--rounds 3] [--threads T]
+       scripts/mpi-load.py --from-json results/DIR/runs.json   (the README
+       again from recorded runs, measuring nothing)
 """
 
 import argparse
@@ -27,6 +29,7 @@ import os
 import statistics
 import subprocess
 import time
+from pathlib import Path
 
 import measure
 
@@ -52,7 +55,10 @@ def run(prefix, n, threads):
     result = json.loads(out.stdout)
     if result.get("matches_oeis") is not True:
         raise SystemExit(f"error: {' '.join(cmd)} does not match OEIS: {out.stdout}")
-    return {"wall_s": wall, "result": result, "command": " ".join(cmd[len(MPIRUN) if prefix else 0:])}
+    # The command as a reader would type it: mpirun's own flags beside
+    # the launch's name, the binary by name.
+    shown = ["nqueens"] + cmd[len(prefix) + 1:]
+    return {"wall_s": wall, "result": result, "command": " ".join(shown)}
 
 
 def rank_rows(load):
@@ -70,21 +76,29 @@ def main():
     parser.add_argument("--n", type=int, nargs="+", default=[18, 20])
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--threads", type=int, default=os.cpu_count())
+    parser.add_argument("--from-json", type=Path)
     args = parser.parse_args()
-    measure.build_release("mpi")
-    info = measure.machine()
-    folder = measure.results_dir("mpi-load")
-    runs = {}
-    for n in args.n:
-        plan = launches(args.threads)
-        runs[n] = {name: [] for name, _, _ in plan}
-        for r in range(args.rounds):
-            order = plan[r % len(plan):] + plan[:r % len(plan)]
-            for name, prefix, threads in order:
-                one = run(prefix, n, threads)
-                runs[n][name].append(one)
-                print(f"n = {n} round {r + 1}: {name}: {one['wall_s']:.2f} s", flush=True)
-    measure.write_atomically(folder / "runs.json", json.dumps(runs, indent=1) + "\n")
+    if args.from_json:
+        folder = args.from_json.parent
+        recorded = json.loads(args.from_json.read_text())
+        runs, info = recorded["runs"], recorded["machine"]
+        args = argparse.Namespace(**recorded["args"])
+    else:
+        measure.build_release("mpi")
+        info = measure.machine()
+        folder = measure.results_dir("mpi-load")
+        runs = {}
+        for n in args.n:
+            plan = launches(args.threads)
+            runs[n] = {name: [] for name, _, _ in plan}
+            for r in range(args.rounds):
+                order = plan[r % len(plan):] + plan[:r % len(plan)]
+                for name, prefix, threads in order:
+                    one = run(prefix, n, threads)
+                    runs[n][name].append(one)
+                    print(f"n = {n} round {r + 1}: {name}: {one['wall_s']:.2f} s", flush=True)
+        recorded = {"args": vars(args) | {"from_json": None}, "machine": info, "runs": runs}
+        measure.write_atomically(folder / "runs.json", json.dumps(recorded, indent=1) + "\n")
 
     lines = [
         "# Where an MPI count's time goes",
@@ -112,8 +126,10 @@ def main():
             median = sorted(ones, key=lambda one: one["wall_s"])[len(ones) // 2]
             load = median["result"]["mpi"]
             coordinator = load["coordinator_cpu_s"]
+            launch = name.replace("mpirun", "mpirun" + "".join(
+                f" {f}" for f in MPIRUN[1:] if f != "--allow-run-as-root"), 1)
             lines += [
-                f"### `{name} {median['command']}`",
+                f"### `{launch} {median['command']}`",
                 "",
                 f"Median {statistics.median(walls):.2f} s = "
                 f"{statistics.median(walls) / plain:.3f}x the plain count "

@@ -10,7 +10,7 @@ use std::io::{self, Write};
 use nqueens::engine::backtrack::estimate::exact_nodes;
 use nqueens::engine::join::JoinLayout;
 use nqueens::exec::forecast::Basis;
-use nqueens::{Algorithm, AnyEngine, Forecast, Job, Plan, Run, Simd, Symmetry};
+use nqueens::{Algorithm, AnyEngine, Engine, Forecast, Job, Plan, Run, Simd, Symmetry};
 use serde::Serialize;
 
 use super::args::EstimateArgs;
@@ -48,6 +48,10 @@ struct Estimate {
     /// The exact nodes, with --exact.
     #[serde(skip_serializing_if = "Option::is_none")]
     exact_nodes: Option<u64>,
+    /// The memory the join would plan for on its threads, in bytes
+    /// (absent for the others): what a node needs.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    planned_bytes: Option<u64>,
 }
 
 #[derive(Serialize)]
@@ -144,6 +148,10 @@ pub fn run(args: EstimateArgs) -> anyhow::Result<()> {
         search,
         forecast,
         exact_nodes,
+        planned_bytes: job
+            .engine()
+            .map_err(usage_error)?
+            .and_then(|engine| engine.planned_bytes()),
     };
     print(&estimate, args.json, write_text)
 }
@@ -268,6 +276,9 @@ fn write_text(e: &Estimate, out: &mut dyn Write) -> io::Result<()> {
     }
     if let Some(layout) = e.layout {
         writeln!(out, "  layout       {layout}")?;
+    }
+    if let Some(planned) = e.planned_bytes {
+        writeln!(out, "  memory plan  {}", nqueens::bytes(planned))?;
     }
     if let (Algorithm::Parallel, Some(search)) = (e.algorithm, &e.search) {
         writeln!(out, "  symmetry     {}", search.symmetry)?;

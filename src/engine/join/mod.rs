@@ -74,7 +74,7 @@ mod order;
 use std::ops::Range;
 use std::sync::Arc;
 
-use self::count::{Frame, QuarterTable, Source, Splits, RUN};
+use self::count::{Frame, QuarterTable, Source, Splits, RUN, SEARCHED_FILL_MOST};
 pub use self::forecast::Sketch;
 use self::order::{count_items, Layout, Order};
 pub use self::order::{Described, MemoryPlan};
@@ -131,8 +131,11 @@ pub enum JoinLayout {
     /// cell takes hours and gigabytes.
     Table,
     /// Items drawn from their index in blocks of slots (a fixed
-    /// pseudo-random order, no cost model); each quarter cell searched as
-    /// the glue reaches it, nothing filled beforehand. Every board.
+    /// pseudo-random order, no cost model); nothing filled beforehand:
+    /// each worker fills the row sets an item glues from where they hold
+    /// at most `glue::SEARCHED_FILL_MOST` placements, and searches the
+    /// cells of larger ones one at a time as the glue reaches them. Every
+    /// board.
     Searched,
 }
 
@@ -279,6 +282,9 @@ pub struct Join {
     reflect: bool,
     /// The most halves a side's list holds at a time ([`glue::RUN`]).
     run: u64,
+    /// The most placements a worker fills a row set with where cells are
+    /// searched ([`glue::SEARCHED_FILL_MOST`]).
+    fill_most: u64,
 }
 
 impl Join {
@@ -361,6 +367,7 @@ impl Join {
             memory,
             reflect: n >= REFLECT_FROM,
             run: RUN,
+            fill_most: SEARCHED_FILL_MOST,
         }
     }
 
@@ -695,13 +702,20 @@ mod tests {
     fn searched_cells_and_drawn_items_count_every_board_alike() {
         // Even boards with the reflections folded in and without; runs of
         // a split (or of its upper quarters) and of a few.
+        // Row sets filled, counted with their cells searched, and both.
         for n in 4..=14 {
             let listed = Join::new(n, Join::fastest(), u64::MAX).unwrap();
             let layout = Join::lay_out_drawn(n);
-            for (reflect, run) in [(false, 1), (n % 2 == 0, 40), (false, RUN)] {
+            let cases = [
+                (false, 1, 0),
+                (n % 2 == 0, 40, 30),
+                (false, RUN, SEARCHED_FILL_MOST),
+            ];
+            for (reflect, run, fill_most) in cases {
                 let mut drawn = Join::laid_out(n, Join::fastest(), &layout, layout.memory);
                 drawn.reflect = reflect;
                 drawn.run = run;
+                drawn.fill_most = fill_most;
                 let mut reference = listed.clone();
                 reference.reflect = reflect;
                 let tally = drawn.count(0..drawn.items());

@@ -182,6 +182,9 @@ pub(in crate::engine::join) enum Source {
 pub struct RowSet {
     /// The rectangle and the rows it holds, once filled.
     filled: Option<(usize, usize, u32)>,
+    /// The rectangle and the rows whose placements `starts` counts, when
+    /// they were too many to fill ([`RowSet::fill_at_most`]).
+    counted: Option<(usize, usize, u32)>,
     /// `starts[columns]..starts[columns + 1]` are the column set's entries.
     starts: Vec<u32>,
     entries: Vec<Quarter>,
@@ -191,22 +194,41 @@ impl RowSet {
     /// Holds the placements of the h×w rectangle (1 <= h, w <= 16) with
     /// queens on exactly the rows `rows`, unless it holds them already.
     pub fn fill(&mut self, (h, w): (usize, usize), rows: u32) {
+        self.fill_at_most((h, w), rows, u64::MAX);
+    }
+
+    /// Fills the row set as [`RowSet::fill`] does if it holds at most
+    /// `most` placements, and says whether it did; else it only counts
+    /// them by column set ([`RowSet::size`]), and its cells are to be
+    /// searched one at a time. The count is the first half of a fill, so
+    /// a row set too large to keep costs one walk of its placements, and
+    /// spares a search per cell for its size.
+    pub fn fill_at_most(&mut self, (h, w): (usize, usize), rows: u32, most: u64) -> bool {
         assert!(
             (1..=16).contains(&h) && (1..=16).contains(&w) && rows >> h == 0,
             "rows {rows:b} of a {h}×{w} rectangle"
         );
         if self.filled == Some((h, w, rows)) {
-            return;
+            return true;
         }
-        // Counted by column set first, then placed: exactly the memory
-        // the placements take.
-        self.starts.clear();
-        self.starts.resize((1 << w) + 1, 0);
-        count_rows(w, rows, (0, 0, 0), &mut self.starts[1..]);
-        for i in 1..self.starts.len() {
-            self.starts[i] += self.starts[i - 1];
+        // Counted by column set first (unless it was, just before), then
+        // placed: exactly the memory the placements take.
+        self.filled = None;
+        if self.counted != Some((h, w, rows)) {
+            self.entries.clear();
+            self.starts.clear();
+            self.starts.resize((1 << w) + 1, 0);
+            count_rows(w, rows, (0, 0, 0), &mut self.starts[1..]);
+            for i in 1..self.starts.len() {
+                self.starts[i] += self.starts[i - 1];
+            }
+            self.counted = Some((h, w, rows));
         }
         let placements = self.starts[1 << w] as usize;
+        if placements as u64 > most {
+            return false;
+        }
+        self.counted = None;
         self.entries.clear();
         self.entries.reserve_exact(placements);
         self.entries.resize(placements, Quarter { sum: 0, diff: 0 });
@@ -229,6 +251,14 @@ impl RowSet {
         next[0] = 0;
         self.starts = next;
         self.filled = Some((h, w, rows));
+        true
+    }
+
+    /// How many placements its rows have on exactly the columns
+    /// `columns`: the cell's length, filled or only counted.
+    pub fn size(&self, columns: u32) -> u64 {
+        let columns = columns as usize;
+        u64::from(self.starts[columns + 1] - self.starts[columns])
     }
 
     /// The placements on its rows and exactly the columns `columns`.
@@ -456,6 +486,31 @@ mod tests {
                     assert_eq!(cell, want, "{h}×{h}, rows {rows:b}, columns {columns:b}");
                     assert_eq!(cell_size(h, rows, columns), want.len() as u64);
                 }
+            }
+        }
+    }
+
+    #[test]
+    fn a_row_set_too_large_to_fill_is_counted_by_column_set() {
+        let h = 6;
+        let table = QuarterTable::new(h, h);
+        let mut row_set = RowSet::default();
+        for rows in [0b101101u32, 0b111, 0b10] {
+            let placements: usize = (0u32..1 << h).map(|c| table.cell(rows, c).len()).sum();
+            let most = placements as u64 - 1;
+            assert!(!row_set.fill_at_most((h, h), rows, most), "rows {rows:b}");
+            assert!(row_set.is_empty(), "counted, not filled");
+            for columns in 0u32..1 << h {
+                assert_eq!(
+                    row_set.size(columns),
+                    table.cell(rows, columns).len() as u64
+                );
+            }
+            // The same rows with room enough: filled, the same sizes.
+            assert!(row_set.fill_at_most((h, h), rows, placements as u64));
+            assert_eq!(row_set.len(), placements);
+            for columns in 0u32..1 << h {
+                assert_eq!(row_set.cell(columns), table.cell(rows, columns));
             }
         }
     }

@@ -34,7 +34,7 @@ use crate::engine::join::count::frames::{Fold, Shape, Side};
 use crate::engine::join::count::glue::{Half, Lower, SLACK};
 use crate::engine::join::count::items::Item;
 use crate::engine::join::count::pairs;
-use crate::engine::join::count::quarter::{RowSet, Source};
+use crate::engine::join::count::quarter::RowSet;
 use crate::engine::join::Join;
 
 /// Column splits drawn per half.
@@ -251,13 +251,6 @@ impl Join {
         }
         let drawn = SPLITS.min(splits.len());
         let per_split = splits.len() as f64 / drawn as f64;
-        // A searched cell is searched twice: for its size, when the runs
-        // are cut, and for its quarters.
-        let searches = if self.cells == Source::Searched {
-            2.0
-        } else {
-            1.0
-        };
         let (mut upper_cell, mut lower_cell) = (Vec::new(), Vec::new());
         let (mut lower, mut few) = (Lower::default(), Lower::default());
         let mut glued: Vec<u64> = Vec::new();
@@ -269,11 +262,13 @@ impl Join {
                 true => splits[k],
                 false => splits[draws.below(splits.len())],
             };
+            // A cell searched is searched once (its row set, counted,
+            // gives its size): read or searched, its time is the glue's.
             let clock = Instant::now();
             let upper = half.uppers.cell(split, &mut upper_cell);
             let cell = half.lowers.cell(half.side.columns ^ split, &mut lower_cell);
             self.place_lowers(half, cell, &mut lower);
-            sketch.glue_s += clock.elapsed().as_secs_f64() * searches * per_split;
+            sketch.glue_s += clock.elapsed().as_secs_f64() * per_split;
             sketch.bound += (upper.len() * cell.len()) as f64 * per_split;
             if upper.is_empty() || lower.sums.is_empty() {
                 continue;

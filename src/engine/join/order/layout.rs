@@ -16,6 +16,7 @@ use crate::engine::join::count::glue::RUN;
 use crate::engine::join::count::items::{count_items_of, items_of, Bound, Gathered, Item};
 use crate::engine::join::count::quarter::{self, Source};
 use crate::engine::join::count::splits::Splits;
+use crate::engine::join::count::SEARCHED_FILL_MOST;
 use crate::engine::join::{Join, JoinLayout, SMALLEST_JOINED, WHOLE_TABLE_BYTES};
 use crate::problem::{check_board_size, Error};
 
@@ -335,8 +336,11 @@ impl Join {
             tables: splits.bytes(),
             items: slots.bytes(),
             // The upper cell of the split being glued (the lower one is
-            // placed as the scratch's lower quarters).
-            per_thread: scratch(list, list, cell) + 8 * cell,
+            // placed as the scratch's lower quarters), and the four row
+            // sets filled where they are small enough.
+            per_thread: scratch(list, list, cell)
+                + 8 * cell
+                + 4 * quarter::RowSet::bytes(h, SEARCHED_FILL_MOST),
             threads: 1,
         };
         Layout {

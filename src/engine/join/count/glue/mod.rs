@@ -145,12 +145,21 @@ impl Half<'_> {
     }
 }
 
+/// The most placements a row set of the searched layout is filled with
+/// (32 MiB of quarters; four a thread): most row sets to h = 13 are
+/// smaller (their mean is about 8 × 10⁵ placements at 13×13, 4 × 10⁶ at
+/// 14×14), and one walk fills a row set where searching its cells one at
+/// a time walked them again for every cell, twice. Larger ones are
+/// counted and their cells searched.
+pub(in crate::engine::join) const SEARCHED_FILL_MOST: u64 = 1 << 22;
+
 /// A quarter's cells on one row set: from the whole table, from the row
-/// set filled for this half, or searched one at a time.
+/// set filled for this half, or searched one at a time (`Counted`: the
+/// row set, too large to fill, counted by column set for their sizes).
 pub(in crate::engine::join) enum Cells<'a> {
     Table(&'a QuarterTable, u32),
     Rows(&'a RowSet),
-    Searched(usize, u32),
+    Counted(&'a RowSet, usize, u32),
 }
 
 impl<'a> Cells<'a> {
@@ -167,7 +176,7 @@ impl<'a> Cells<'a> {
         match self {
             Cells::Table(table, rows) => table.cell(*rows, columns),
             Cells::Rows(row_set) => row_set.cell(columns),
-            Cells::Searched(h, rows) => {
+            Cells::Counted(_, h, rows) => {
                 quarter::search_cell(*h, *rows, columns, cell);
                 cell
             }
@@ -179,14 +188,16 @@ impl<'a> Cells<'a> {
         match self {
             Cells::Table(table, rows) => table.cell(*rows, columns).len() as u64,
             Cells::Rows(row_set) => row_set.cell(columns).len() as u64,
-            Cells::Searched(h, rows) => quarter::cell_size(*h, *rows, columns),
+            Cells::Counted(row_set, ..) => row_set.size(columns),
         }
     }
 
     /// The cells of the rows `rows` as `source` keeps them: the table's,
-    /// `row_set` filled with them, or searched.
+    /// `row_set` filled with them, or (the searched layout) `row_set`
+    /// filled where it holds at most `fill_most` placements
+    /// ([`SEARCHED_FILL_MOST`]), else counted and its cells searched.
     fn of(
-        source: Source,
+        (source, fill_most): (Source, u64),
         table: Option<&'a QuarterTable>,
         h: usize,
         rows: u32,
@@ -194,7 +205,10 @@ impl<'a> Cells<'a> {
     ) -> Self {
         match (table, source) {
             (Some(table), _) => Cells::Table(table, rows),
-            (None, Source::Searched) => Cells::Searched(h, rows),
+            (None, Source::Searched) => match row_set.fill_at_most((h, h), rows, fill_most) {
+                true => Cells::Rows(row_set),
+                false => Cells::Counted(row_set, h, rows),
+            },
             (None, _) => {
                 row_set.fill((h, h), rows);
                 Cells::Rows(row_set)
@@ -231,9 +245,10 @@ impl Join {
         row_sets: (&'a mut RowSet, &'a mut RowSet),
     ) -> Half<'a> {
         let h = self.h;
+        let source = (self.cells, self.fill_most);
         Half {
-            uppers: Cells::of(self.cells, self.square.as_ref(), h, north, row_sets.0),
-            lowers: Cells::of(self.cells, self.square.as_ref(), h, south, row_sets.1),
+            uppers: Cells::of(source, self.square.as_ref(), h, north, row_sets.0),
+            lowers: Cells::of(source, self.square.as_ref(), h, south, row_sets.1),
             splits: self.splits.of(side.columns, north.count_ones()),
             side,
             keep,

@@ -133,13 +133,24 @@ fn bad_flags_are_refused_with_the_allowed_values() {
 fn an_interrupted_rating_saves_nothing() {
     let dir = tempfile::tempdir().unwrap();
     let save = dir.path().join("rating.json");
-    let mut child = process()
+    let mut command = process();
+    command
         .args(["rate", "--threads", "1", "--save"])
         .arg(&save)
         .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .unwrap();
+        .stderr(std::process::Stdio::null());
+    // A test run in the background of a shell without job control (nohup,
+    // cron, `sh -c '... &'`) inherits SIGINT ignored, and so would the
+    // child: give it the default action, as a terminal's Ctrl-C meets it.
+    use std::os::unix::process::CommandExt;
+    // SAFETY: signal(2) is async-signal-safe, as pre_exec requires.
+    unsafe {
+        command.pre_exec(|| {
+            libc::signal(libc::SIGINT, libc::SIG_DFL);
+            Ok(())
+        });
+    }
+    let mut child = command.spawn().unwrap();
     std::thread::sleep(Duration::from_millis(1500));
     // SAFETY: kill(2) on the child's pid, which has not been waited for.
     unsafe { libc::kill(child.id() as i32, libc::SIGINT) };

@@ -7,6 +7,8 @@
 
 pub(in crate::engine::join) mod board;
 pub(in crate::engine::join) mod item;
+#[cfg(test)]
+mod parts;
 
 pub use self::board::Sketch;
 

@@ -16,6 +16,9 @@ sketches it, scaled to the whole count:
 Writes results/<date>-<host>-parts/{parts.csv,README.md}.
 
 Usage: scripts/join-parts.py [--n 20 21 22 24 26 28] [--samples 512]
+       scripts/join-parts.py --from-csv results/DIR/parts.csv   (the README
+       again from a recorded CSV, measuring nothing; --n and --samples
+       should be the ones it was made with)
 """
 
 import argparse
@@ -31,16 +34,21 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--n", type=int, nargs="+", default=[20, 21, 22, 24, 26, 28])
     parser.add_argument("--samples", type=int, default=512)
+    parser.add_argument("--from-csv", type=Path)
     args = parser.parse_args()
     info = measure.machine()
-    folder = measure.results_dir("parts")
-    out = folder / "parts.csv"
-    env = dict(os.environ, NQUEENS_PARTS_N=" ".join(map(str, args.n)),
-               NQUEENS_PARTS_SAMPLES=str(args.samples), NQUEENS_PARTS_OUT=str(out))
-    subprocess.run(
-        ["cargo", "test", "--release", "--quiet", "--lib", "--", "--ignored", "--exact",
-         "engine::join::forecast::parts::parts"],
-        cwd=measure.ROOT, env=env, check=True, stdout=subprocess.DEVNULL)
+    if args.from_csv:
+        out = args.from_csv
+        folder = out.parent
+    else:
+        folder = measure.results_dir("parts")
+        out = folder / "parts.csv"
+        env = dict(os.environ, NQUEENS_PARTS_N=" ".join(map(str, args.n)),
+                   NQUEENS_PARTS_SAMPLES=str(args.samples), NQUEENS_PARTS_OUT=str(out))
+        subprocess.run(
+            ["cargo", "test", "--release", "--quiet", "--lib", "--", "--ignored", "--exact",
+             "engine::join::forecast::parts::parts"],
+            cwd=measure.ROOT, env=env, check=True, stdout=subprocess.DEVNULL)
     rows = list(csv.DictReader(out.open()))
     lines = [
         "# Where the join's time goes, part by part",
@@ -54,7 +62,7 @@ def main():
         "part and timed), scaled to every unit: one-thread seconds of the whole count. Layout:",
         "laying the board out (and filling the quarter table, for the table layout), once.",
         "",
-        "| n | layout | layout s | glue s | pairs s | glue share | pairs compared | ns a pair "
+        "| n | layout | layout s | glue s | pairs s | glue share | pairs compared | ps a pair "
         "| all, s | searched / table |",
         "|---|---|---|---|---|---|---|---|---|---|",
     ]
@@ -68,10 +76,17 @@ def main():
             table_total[n] = total
         ratio = f"{total / table_total[n]:.2f}" if layout == "searched" and n in table_total else "-"
         share = glue / (glue + pairs_s) if glue + pairs_s > 0 else 0.0
-        per_pair = pairs_s / pairs * 1e9 if pairs > 0 else float("nan")
+        per_pair = pairs_s / pairs * 1e12 if pairs > 0 else float("nan")
         lines.append(f"| {n} | {layout} | {layout_s:.2f} | {glue:.4g} | {pairs_s:.4g} | "
                      f"{share:.1%} | {pairs:.3g} | {per_pair:.3f} | {total:.4g} | {ratio} |")
-    lines += ["", measure.machine_section(info)]
+    lines += [
+        "",
+        "Pairs compared: the pairs of halves the pair counter weighs (the product of the",
+        "two lists' lengths over each item's runs), so picoseconds a pair is the counter's",
+        "pace over the sieve and the bit-sliced blocks together.",
+        "",
+        measure.machine_section(info),
+    ]
     measure.write_atomically(folder / "README.md", "\n".join(lines))
     print(f"wrote {folder}")
 

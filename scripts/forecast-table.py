@@ -22,20 +22,10 @@ import time
 
 import measure
 
+human = measure.human_duration
+
 NODE_CORES = 64
 EFFICIENCY = 0.97
-
-
-def human(seconds):
-    if seconds < 60:
-        return f"{seconds:.1f} s"
-    if seconds < 3600:
-        return f"{seconds / 60:.1f} min"
-    if seconds < 86400:
-        return f"{seconds / 3600:.1f} h"
-    if seconds < 31557600:
-        return f"{seconds / 86400:.1f} days"
-    return f"{seconds / 31557600:.3g} years"
 
 
 def main():

@@ -37,6 +37,8 @@ import time
 
 import measure
 
+human = measure.human_duration
+
 # Two standard errors of its own that a sketched forecast adds for the
 # sketch's error against whole counts (engine::join::forecast::SKETCH_ERROR).
 SKETCH_ERROR = 0.20
@@ -72,18 +74,6 @@ def normal_quantile(p):
     r = q * q
     return (((((a[0] * r + a[1]) * r + a[2]) * r + a[3]) * r + a[4]) * r + a[5]) * q / \
         (((((b[0] * r + b[1]) * r + b[2]) * r + b[3]) * r + b[4]) * r + 1)
-
-
-def human(seconds):
-    if seconds < 120:
-        return f"{seconds:.0f} s"
-    if seconds < 7200:
-        return f"{seconds / 60:.0f} min"
-    if seconds < 172800:
-        return f"{seconds / 3600:.1f} h"
-    if seconds < 3 * 31557600:
-        return f"{seconds / 86400:.1f} days"
-    return f"{seconds / 31557600:.1f} years"
 
 
 def main():

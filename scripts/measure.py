@@ -149,6 +149,20 @@ def write_atomically(path, text):
     tmp.replace(path)
 
 
+def human_duration(seconds):
+    """Seconds as a reader takes them in: 42.0 s, 3.5 min, 7.1 h, 12.0 days,
+    1.2e+03 years."""
+    if seconds < 60:
+        return f"{seconds:.1f} s"
+    if seconds < 3600:
+        return f"{seconds / 60:.1f} min"
+    if seconds < 86400:
+        return f"{seconds / 3600:.1f} h"
+    if seconds < 31557600:
+        return f"{seconds / 86400:.1f} days"
+    return f"{seconds / 31557600:.3g} years"
+
+
 def machine_table(info):
     return "\n".join(f"| {k} | {v} |" for k, v in info.items())
 

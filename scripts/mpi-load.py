@@ -97,7 +97,7 @@ def main():
                     one = run(prefix, n, threads)
                     runs[n][name].append(one)
                     print(f"n = {n} round {r + 1}: {name}: {one['wall_s']:.2f} s", flush=True)
-        recorded = {"args": vars(args) | {"from_json": None}, "machine": info, "runs": runs}
+        recorded = {"args": vars(args), "machine": info, "runs": runs}
         measure.write_atomically(folder / "runs.json", json.dumps(recorded, indent=1) + "\n")
 
     lines = [

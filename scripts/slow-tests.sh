@@ -2,8 +2,9 @@
 # The slow checks CI leaves out: the #[ignore]d tests that assert, in
 # release mode (tests/slow.rs, and the audits of n = 20 and 21 in
 # tests/audit.rs). The measurements in engine::join::order::fit
-# (item_times, sketch_against_count) assert nothing: scripts/fit-costs.py
-# and scripts/sketch-check.py run them.
+# (item_times, sketch_against_count) and engine::join::forecast::parts
+# assert nothing: scripts/fit-costs.py, scripts/sketch-check.py and
+# scripts/join-parts.py run them.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-cargo test --release -- --ignored --skip engine::join::order::fit::
+cargo test --release -- --ignored --skip engine::join::order::fit:: --skip engine::join::forecast::parts::

@@ -413,11 +413,6 @@ impl Join {
         self.memory
     }
 
-    /// How its items are laid out and its cells found.
-    pub fn join_layout(&self) -> JoinLayout {
-        self.layout
-    }
-
     /// How many items join pairs (the others, [`burnside::items`](count::burnside::items) of
     /// them, search for the rotations' fixed points); where items are
     /// drawn, all of them (a block of slots holds pair items).

@@ -17,14 +17,14 @@
 
 use std::cell::RefCell;
 
-/// The most key bits: 256 buckets a side.
-pub(super) const MOST_KEY_BITS: usize = 8;
+/// The most key bits: 4,096 buckets a side, two blocks each for a side
+/// of four million patterns (the longest list a join glues). A whole item
+/// of n = 26 (counted by key passes, `glue/keyed.rs`) took 25.0, 21.6,
+/// 20.0 and 20.2 s with at most 8, 10, 12 and 13 (AVX2, AMD EPYC).
+pub(super) const MOST_KEY_BITS: usize = 12;
 
-// A pattern's bucket is kept in a byte while it is sorted.
-const _: () = assert!(MOST_KEY_BITS <= 8);
-
-/// Where each bucket of a sorted side starts, and its end.
-type Starts = [usize; (1 << MOST_KEY_BITS) + 1];
+// A pattern's bucket is kept in 16 bits while it is sorted.
+const _: () = assert!(MOST_KEY_BITS <= 16);
 
 /// Patterns of each side the key is chosen on.
 const SAMPLE: usize = 256;
@@ -164,13 +164,22 @@ pub(super) fn work(
 ) -> f64 {
     let buckets = 1usize << key.len();
     let held = |side: &[u64]| {
-        let mut held = [0.0f64; 1 << MOST_KEY_BITS];
+        let mut held = vec![0.0f64; buckets];
         for &x in side {
             held[key.value(x)] += 1.0;
         }
         held
     };
-    let (a, b) = (held(sliced), held(stream));
+    let (a, mut b) = (held(sliced), held(stream));
+    // b[m]: the stream's patterns in the buckets inside m (the subset
+    // sums), so that bucket i meets b[!i].
+    for bit in 0..key.len() {
+        for m in 0..buckets {
+            if m >> bit & 1 == 1 {
+                b[m] += b[m ^ 1 << bit];
+            }
+        }
+    }
     let per_b = stream_len / stream.len().max(1) as f64;
     // Each bucket of the sliced side pays a block's tables and a pass over
     // the stream's buckets it may pair with, for every block it fills or
@@ -181,11 +190,8 @@ pub(super) fn work(
     // probability 1 - e^-m.
     let smoothed = sliced_len / (sliced.len() + buckets) as f64;
     let mut work = 0.0;
-    for (i, &seen) in a.iter().enumerate().take(buckets) {
-        let streamed: f64 = (0..buckets)
-            .filter(|&j| i & j == 0)
-            .map(|j| b[j] * per_b)
-            .sum();
+    for (i, &seen) in a.iter().enumerate() {
+        let streamed = b[(buckets - 1) ^ i] * per_b;
         let held = (seen + 1.0) * smoothed;
         let blocks = match held >= 1.0 {
             true => (held / lanes).ceil(),
@@ -213,13 +219,15 @@ struct Gather {
     shifts: [u32; RUNS],
     /// Where each run lands (unused runs: nowhere).
     masks: [u64; RUNS],
+    /// How many runs it moves.
+    used: usize,
 }
 
 impl Gather {
     /// The gather of the bits of `mask`, of at most [`RUNS`] runs.
     fn new(mask: u64) -> Gather {
         let (mut shifts, mut masks) = ([0; RUNS], [0; RUNS]);
-        let (mut rest, mut landed) = (mask, 0);
+        let (mut rest, mut landed, mut used) = (mask, 0, 0);
         for run in 0.. {
             if rest == 0 {
                 break;
@@ -232,16 +240,29 @@ impl Gather {
             masks[run] = bits << landed;
             rest &= !(bits << start);
             landed += length;
+            used = run + 1;
         }
-        Gather { shifts, masks }
+        Gather {
+            shifts,
+            masks,
+            used,
+        }
     }
 
     /// The gathered bits of `x`.
     #[inline(always)]
     fn apply(self, x: u64) -> u64 {
+        self.apply_runs::<RUNS>(x)
+    }
+
+    /// [`Gather::apply`] for a gather of at most `R` runs: a loop of
+    /// known length unrolls (a loop over the runs used does not, and
+    /// sorted a third slower at n = 20).
+    #[inline(always)]
+    fn apply_runs<const R: usize>(self, x: u64) -> u64 {
+        debug_assert!(self.used <= R && R <= RUNS);
         let mut gathered = 0;
-        // Every run, used or not: a loop of known length unrolls.
-        for run in 0..RUNS {
+        for run in 0..R {
             gathered |= x >> self.shifts[run] & self.masks[run];
         }
         gathered
@@ -271,18 +292,20 @@ fn sort_with(
     patterns: &[u64],
     buckets: usize,
     (value, squeeze): (impl Fn(u64) -> usize, impl Fn(u64) -> u64),
-    values: &mut Vec<u8>,
+    values: &mut Vec<u16>,
     Sorted {
         patterns: sorted,
         starts,
+        next,
     }: &mut Sorted,
 ) {
-    starts.fill(0);
+    starts.clear();
+    starts.resize(buckets + 1, 0);
     values.clear();
     values.extend(patterns.iter().map(|&x| {
         let v = value(x);
         starts[v + 1] += 1;
-        v as u8
+        v as u16
     }));
     for v in 0..buckets {
         starts[v + 1] += starts[v];
@@ -290,7 +313,7 @@ fn sort_with(
     sorted.clear();
     sorted.reserve(patterns.len());
     let slots = &mut sorted.spare_capacity_mut()[..patterns.len()];
-    let mut next = *starts;
+    next.clone_from(starts);
     for (&x, &v) in patterns.iter().zip(values.iter()) {
         slots[next[usize::from(v)]].write(squeeze(x));
         next[usize::from(v)] += 1;
@@ -300,19 +323,13 @@ fn sort_with(
     unsafe { sorted.set_len(patterns.len()) };
 }
 
-/// One side sorted on a key: the squeezed patterns, bucket by bucket.
+/// One side sorted on a key: the squeezed patterns, bucket by bucket
+/// (`starts[v]..starts[v + 1]` is bucket v; `next`: scratch).
+#[derive(Default)]
 struct Sorted {
     patterns: Vec<u64>,
-    starts: Starts,
-}
-
-impl Default for Sorted {
-    fn default() -> Sorted {
-        Sorted {
-            patterns: Vec::new(),
-            starts: [0; (1 << MOST_KEY_BITS) + 1],
-        }
-    }
+    starts: Vec<usize>,
+    next: Vec<usize>,
 }
 
 impl Sorted {
@@ -327,13 +344,32 @@ impl Sorted {
 struct Scratch {
     sliced: Sorted,
     stream: Sorted,
-    values: Vec<u8>,
+    values: Vec<u16>,
+    /// The other side's buckets one bucket meets.
+    streams: Vec<(usize, usize)>,
 }
 
 /// Sorts `patterns` on `key` into `sorted`, by the gathers.
-fn sort(key: Key, patterns: &[u64], values: &mut Vec<u8>, sorted: &mut Sorted) {
-    let by = (|x| key.value(x), |x| key.squeeze(x));
-    sort_with(patterns, 1 << key.len(), by, values, sorted);
+fn sort(key: Key, patterns: &[u64], values: &mut Vec<u16>, sorted: &mut Sorted) {
+    // The gathers unrolled for as many runs as the key needs: most keys
+    // have a few.
+    match key.value.used.max(key.rest.used) {
+        0..=5 => sort_runs::<5>(key, patterns, values, sorted),
+        6..=9 => sort_runs::<9>(key, patterns, values, sorted),
+        _ => sort_runs::<RUNS>(key, patterns, values, sorted),
+    }
+}
+
+/// [`sort`] with gathers of at most `R` runs.
+fn sort_runs<const R: usize>(
+    key: Key,
+    patterns: &[u64],
+    values: &mut Vec<u16>,
+    sorted: &mut Sorted,
+) {
+    let value = |x| key.value.apply_runs::<R>(x) as usize;
+    let squeeze = |x| key.rest.apply_runs::<R>(x);
+    sort_with(patterns, 1 << key.len(), (value, squeeze), values, sorted);
 }
 
 /// [`sort`] by BMI2's bit extraction, one instruction each way (only
@@ -344,7 +380,7 @@ fn sort(key: Key, patterns: &[u64], values: &mut Vec<u8>, sorted: &mut Sorted) {
 /// The CPU must have BMI2.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "bmi2")]
-unsafe fn sort_pext(key: Key, patterns: &[u64], values: &mut Vec<u8>, sorted: &mut Sorted) {
+unsafe fn sort_pext(key: Key, patterns: &[u64], values: &mut Vec<u16>, sorted: &mut Sorted) {
     use std::arch::x86_64::_pext_u64;
     let (mask, rest) = (key.mask, !key.mask);
     let by = (|x| _pext_u64(x, mask) as usize, |x| _pext_u64(x, rest));
@@ -353,7 +389,7 @@ unsafe fn sort_pext(key: Key, patterns: &[u64], values: &mut Vec<u8>, sorted: &m
 
 /// Sorts `patterns` on `key` into `sorted`: by bit extraction where
 /// `pext` says the CPU has it fast, else by the gathers.
-fn sort_on(key: Key, pext: bool, patterns: &[u64], values: &mut Vec<u8>, sorted: &mut Sorted) {
+fn sort_on(key: Key, pext: bool, patterns: &[u64], values: &mut Vec<u16>, sorted: &mut Sorted) {
     #[cfg(target_arch = "x86_64")]
     if pext {
         // SAFETY: the caller says the CPU has BMI2.
@@ -383,27 +419,36 @@ pub(super) fn count(
             sliced: a,
             stream: b,
             values,
+            streams: places,
         } = scratch;
         sort_on(key, pext, sliced, values, a);
         sort_on(key, pext, stream, values, b);
         let (bits, weights) = (bits - key.len(), key.squeeze(weights));
-        let buckets = 1 << key.len();
+        let every = (1 << key.len()) - 1;
         let mut total = 0;
-        let mut streams: [&[u64]; 1 << MOST_KEY_BITS] = [&[]; 1 << MOST_KEY_BITS];
-        for i in 0..buckets {
+        let mut streams: Vec<&[u64]> = Vec::new();
+        for i in 0..=every {
             let part = a.bucket(i);
             if part.is_empty() {
                 continue;
             }
-            let mut found = 0;
-            for j in (0..buckets).filter(|&j| i & j == 0) {
-                let other = b.bucket(j);
-                if !other.is_empty() {
-                    streams[found] = other;
-                    found += 1;
+            // The buckets j with i & j == 0: the subsets of !i, lowest
+            // first.
+            places.clear();
+            let (outside, mut j) = (every & !i, 0usize);
+            loop {
+                let other = (b.starts[j], b.starts[j + 1]);
+                if other.0 < other.1 {
+                    places.push(other);
                 }
+                if j == outside {
+                    break;
+                }
+                j = (j.wrapping_sub(outside)) & outside;
             }
-            total += count(part, &streams[..found], bits, weights);
+            streams.clear();
+            streams.extend(places.iter().map(|&(start, end)| &b.patterns[start..end]));
+            total += count(part, &streams, bits, weights);
         }
         total
     })

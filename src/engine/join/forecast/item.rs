@@ -31,7 +31,7 @@ use std::time::Instant;
 
 use super::board::Draws;
 use crate::engine::join::count::frames::{Fold, Shape, Side};
-use crate::engine::join::count::glue::{Half, Lower, SLACK};
+use crate::engine::join::count::glue::{keyed, Half, Lower, SLACK};
 use crate::engine::join::count::items::Item;
 use crate::engine::join::count::pairs;
 use crate::engine::join::count::quarter::RowSet;
@@ -100,6 +100,16 @@ pub(in crate::engine::join) const STREAM_CAP: usize = 1 << 16;
 /// against a shorter one.
 const CALIBRATION: [(usize, usize); 2] = [(1 << 13, 1 << 20), (1 << 17, 1 << 16)];
 
+/// `len` of `half`'s sampled patterns, over and over (one at least).
+fn list(half: &HalfSketch, len: usize) -> Vec<u64> {
+    half.patterns
+        .iter()
+        .copied()
+        .cycle()
+        .take(len.max(1))
+        .collect()
+}
+
 /// A half's work, estimated from a sample of it.
 #[derive(Default)]
 struct HalfSketch {
@@ -156,17 +166,20 @@ impl Join {
             for p in &mut west.patterns {
                 *p = shape.mirrored(*p);
             }
-            // A west list cut into runs is glued again for each east run.
-            let again = match self.runs_of(west.bound) > 1.0 {
-                true => self.runs_of(east.bound),
-                false => 1.0,
-            };
-            sketch.glue_s = east.glue_s + west.glue_s * again;
             let plain = first.forbidden != (0, 0) || !self.reflect;
+            let long = match plain {
+                true => 0,
+                false => shape.long_diagonals(self.n),
+            };
+            if self.runs_of(east.bound) > 1.0 || self.runs_of(west.bound) > 1.0 {
+                // Sides over a run: counted by key passes.
+                self.sketch_keyed((&east, &west), (shape, long), &mut sketch);
+                return sketch;
+            }
+            sketch.glue_s = east.glue_s + west.glue_s;
             if plain {
                 self.time_pairs(&east, &west, (shape, 0), &mut sketch);
             } else {
-                let long = shape.long_diagonals(self.n);
                 for (clean, others) in [(&east, &west), (&west, &east)] {
                     let clean = clean.off(long);
                     self.time_pairs(&clean, others, (shape, long), &mut sketch);
@@ -289,7 +302,7 @@ impl Join {
             for i in draws.spread(upper.len(), taken) {
                 if let Some(a) = self.place_upper(half, upper[i]) {
                     glued.reserve(lowers.sums.len() + SLACK);
-                    self.pair_with(a, lowers, &mut glued);
+                    self.pair_with(a, lowers.all(), &mut glued);
                     tests += kept_lowers as f64 * per_upper;
                     tested += lowers.sums.len() as f64;
                 }
@@ -341,44 +354,142 @@ impl Join {
             true => (stream, sliced),
             false => (sliced, stream),
         };
-        let list = |half: &HalfSketch, len: usize| -> Vec<u64> {
-            half.patterns
-                .iter()
-                .copied()
-                .cycle()
-                .take(len.max(1))
-                .collect()
-        };
-        let timed = |a: &[u64], b: &[u64]| {
-            let clock = Instant::now();
-            let count = pairs::count_weighted(self.simd, a, b, shape.bits(), weights);
-            std::hint::black_box(count);
-            clock.elapsed().as_secs_f64()
-        };
         let lens = (sliced.halves, stream.halves);
         let seconds = if lens.0 <= SLICED_CAP as f64 && lens.1 <= STREAM_CAP as f64 {
             // Short enough to count whole, at their own lengths.
             let round = |len: f64| len.round() as usize;
             let (a, b) = (list(sliced, round(lens.0)), list(stream, round(lens.1)));
-            timed(&a, &b)
+            self.timed(&a, &b, (shape, weights))
         } else {
             // Longer lists gain more from the sieve (more key bits, fuller
             // buckets) and stream from further out in the caches: the
             // count's work is worked out for the whole lengths
             // ([`pairs::work`]), and timed per unit on lists of this
-            // item's patterns, one with a stream longer than the caches.
+            // item's patterns.
             let samples = (&sliced.patterns[..], &stream.patterns[..]);
-            let (mut took, mut work) = (0.0, 0.0);
-            for (a_len, b_len) in CALIBRATION {
-                let (a, b) = (list(sliced, a_len), list(stream, b_len));
-                took += timed(&a, &b);
-                let lens = (a.len() as f64, b.len() as f64);
-                work += pairs::work(self.simd, (&a, &b), lens, shape.bits(), weights);
-            }
-            took / work.max(1.0) * pairs::work(self.simd, samples, lens, shape.bits(), weights)
+            self.seconds_per_work(sliced, stream, (shape, weights))
+                * pairs::work(self.simd, samples, lens, shape.bits(), weights)
         };
         sketch.pairs += pairs;
         sketch.pairs_s += seconds;
+    }
+
+    /// Seconds counting the pairs of `a` (sliced) and `b` take.
+    fn timed(&self, a: &[u64], b: &[u64], (shape, weights): (Shape, u64)) -> f64 {
+        let clock = Instant::now();
+        let count = pairs::count_weighted(self.simd, a, b, shape.bits(), weights);
+        std::hint::black_box(count);
+        clock.elapsed().as_secs_f64()
+    }
+
+    /// This machine's seconds per unit of [`pairs::work`] counting lists
+    /// of `sliced`'s and `stream`'s sampled patterns: timed on a few
+    /// blocks against a stream longer than the caches, and on many
+    /// blocks sieved against a shorter one ([`CALIBRATION`]).
+    fn seconds_per_work(
+        &self,
+        sliced: &HalfSketch,
+        stream: &HalfSketch,
+        (shape, weights): (Shape, u64),
+    ) -> f64 {
+        let (mut took, mut work) = (0.0, 0.0);
+        for (a_len, b_len) in CALIBRATION {
+            let (a, b) = (list(sliced, a_len), list(stream, b_len));
+            took += self.timed(&a, &b, (shape, weights));
+            let lens = (a.len() as f64, b.len() as f64);
+            work += pairs::work(self.simd, (&a, &b), lens, shape.bits(), weights);
+        }
+        took / work.max(1.0)
+    }
+
+    /// The glue and pairs of a mirror item whose sides outgrow a run,
+    /// counted by key passes (`count/glue/keyed.rs`), from their sketches
+    /// `east` and `west` (mirrored), into `sketch`: halves of `shape`,
+    /// the long diagonals `long` folded in (none: plain pairs).
+    ///
+    /// The key, its passes and each pass's lists are the count's, worked
+    /// out on the sampled patterns: the outer side's share with each
+    /// value, the inner side's share without any of its bits, each pass's
+    /// lists cut into runs; the pairs of each are [`pairs::work`] on
+    /// those samples, at this item's seconds per unit of work. The glue
+    /// is bounded from above: the outer side glued whole for every pass,
+    /// the inner for every outer list (the count leaves out the quarters
+    /// a pass rules out, not their cells).
+    fn sketch_keyed(
+        &self,
+        (east, west): (&HalfSketch, &HalfSketch),
+        (shape, long): (Shape, u64),
+        sketch: &mut ItemSketch,
+    ) {
+        if east.patterns.is_empty() || west.patterns.is_empty() {
+            sketch.glue_s += east.glue_s + west.glue_s;
+            return;
+        }
+        let (outer, inner) = match east.halves <= west.halves {
+            true => (east, west),
+            false => (west, east),
+        };
+        let bits = keyed::key_bits(outer.halves, self.run);
+        let key = keyed::choose_key(&outer.patterns, &inner.patterns, shape.bits(), bits);
+        let most = self.run as f64;
+        let rate = match long {
+            0 => self.seconds_per_work(outer, inner, (shape, 0)),
+            _ => self.seconds_per_work(&outer.off(long), inner, (shape, long)),
+        };
+        let share = |patterns: &[u64], len: f64| len / patterns.len() as f64;
+        let (mut glue_s, mut work) = (0.0, 0.0);
+        for v in 0..1u64 << key.count_ones() {
+            let value = keyed::deposit(v, key);
+            let outer_v: Vec<u64> = outer
+                .patterns
+                .iter()
+                .copied()
+                .filter(|&x| x & key == value)
+                .collect();
+            let inner_v: Vec<u64> = inner
+                .patterns
+                .iter()
+                .copied()
+                .filter(|&x| x & value == 0)
+                .collect();
+            glue_s += outer.glue_s;
+            if outer_v.is_empty() || inner_v.is_empty() {
+                continue;
+            }
+            let lens = (
+                share(&outer.patterns, outer.halves) * outer_v.len() as f64,
+                share(&inner.patterns, inner.halves) * inner_v.len() as f64,
+            );
+            let lists = ((lens.0 / most).ceil(), (lens.1 / most).ceil());
+            glue_s += inner.glue_s * lists.0;
+            let each = (lens.0 / lists.0, lens.1 / lists.1);
+            let calls = lists.0 * lists.1;
+            sketch.pairs += lens.0 * lens.1;
+            let sides = [
+                (&outer_v, &inner_v, each),
+                (&inner_v, &outer_v, (each.1, each.0)),
+            ];
+            if long == 0 {
+                // The shorter side sliced, as pairs::count does.
+                let (a, b, lens) = match each.0 <= each.1 {
+                    true => sides[0],
+                    false => sides[1],
+                };
+                work += calls * pairs::work(self.simd, (a, b), lens, shape.bits(), 0);
+                continue;
+            }
+            // Both ways round, the clean halves of one against the other.
+            for (a, b, lens) in sides {
+                let clean: Vec<u64> = a.iter().copied().filter(|&x| x & long == 0).collect();
+                if clean.is_empty() {
+                    continue;
+                }
+                let lens = (lens.0 * clean.len() as f64 / a.len() as f64, lens.1);
+                work += calls * pairs::work(self.simd, (&clean, b), lens, shape.bits(), long);
+            }
+        }
+        sketch.glue_s += glue_s;
+        sketch.pairs_s += rate * work;
     }
 }
 

@@ -12,7 +12,7 @@ use super::cost;
 use super::slots::Slots;
 use crate::engine::join::count::burnside;
 use crate::engine::join::count::frames::{frames, groups, Frame};
-use crate::engine::join::count::glue::RUN;
+use crate::engine::join::count::glue::{keyed, RUN};
 use crate::engine::join::count::items::{count_items_of, items_of, Bound, Gathered, Item};
 use crate::engine::join::count::quarter::{self, Source};
 use crate::engine::join::count::splits::Splits;
@@ -295,7 +295,9 @@ impl Join {
             items: (order.len() * (std::mem::size_of::<Item>() + 4)) as u64,
             // The upper and lower quarters' row sets without the whole
             // table.
-            per_thread: scratch(east, west, largest.lower) + row_sets,
+            per_thread: scratch(east, west, largest.lower)
+                + row_sets
+                + keyed::scratch_bytes(largest.lower),
             threads,
         };
         let (costs, items) = cost::interleave(order.len())
@@ -336,11 +338,13 @@ impl Join {
             tables: splits.bytes(),
             items: slots.bytes(),
             // The upper cell of the split being glued (the lower one is
-            // placed as the scratch's lower quarters), and the four row
-            // sets filled where they are small enough.
+            // placed as the scratch's lower quarters), the four row sets
+            // filled where they are small enough, and what key passes
+            // sort the lower quarters by.
             per_thread: scratch(list, list, cell)
                 + 8 * cell
-                + 4 * quarter::RowSet::bytes(h, SEARCHED_FILL_MOST),
+                + 4 * quarter::RowSet::bytes(h, SEARCHED_FILL_MOST)
+                + keyed::scratch_bytes(cell),
             threads: 1,
         };
         Layout {

@@ -5,7 +5,7 @@
 
 use std::arch::x86_64::*;
 
-use super::{Lower, Upper, SLACK};
+use super::{Lowers, Upper, SLACK};
 
 /// [`super::pair`] eight lower quarters at a time.
 ///
@@ -13,7 +13,7 @@ use super::{Lower, Upper, SLACK};
 /// The CPU must have AVX-512 F (and what the pair counter's path needs);
 /// `patterns` must have room for `lower`'s length plus [`SLACK`] more.
 #[target_feature(enable = "avx512f,avx512vpopcntdq,popcnt,bmi1,bmi2")]
-pub(super) unsafe fn pair(a: Upper, lower: &Lower, patterns: &mut Vec<u64>) {
+pub(super) unsafe fn pair(a: Upper, lower: Lowers, patterns: &mut Vec<u64>) {
     let len = lower.sums.len();
     debug_assert!(patterns.capacity() - patterns.len() >= len + SLACK);
     let (sum, diff, pattern) = (

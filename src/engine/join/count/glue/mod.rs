@@ -12,6 +12,7 @@ use crate::engine::join::Join;
 
 #[cfg(target_arch = "x86_64")]
 mod avx512;
+pub(in crate::engine::join) mod keyed;
 
 thread_local! {
     /// Each worker's half lists and lower quarters, kept from item to item.
@@ -27,6 +28,30 @@ pub(in crate::engine::join) struct Lower {
     pub(in crate::engine::join) sums: Vec<u64>,
     pub(in crate::engine::join) diffs: Vec<u64>,
     pub(in crate::engine::join) patterns: Vec<u64>,
+}
+
+impl Lower {
+    /// All of them.
+    pub(in crate::engine::join) fn all(&self) -> Lowers<'_> {
+        self.range(0..self.sums.len())
+    }
+
+    /// Those at `places`.
+    pub(in crate::engine::join) fn range(&self, places: Range<usize>) -> Lowers<'_> {
+        Lowers {
+            sums: &self.sums[places.clone()],
+            diffs: &self.diffs[places.clone()],
+            patterns: &self.patterns[places],
+        }
+    }
+}
+
+/// Some of a [`Lower`]'s quarters.
+#[derive(Clone, Copy)]
+pub(in crate::engine::join) struct Lowers<'a> {
+    pub(in crate::engine::join) sums: &'a [u64],
+    pub(in crate::engine::join) diffs: &'a [u64],
+    pub(in crate::engine::join) patterns: &'a [u64],
 }
 
 /// An upper quarter placed: its diagonals and its part of the pattern
@@ -46,7 +71,6 @@ pub(in crate::engine::join) const SLACK: usize = 8;
 struct Scratch {
     east: Vec<u64>,
     west: Vec<u64>,
-    lower: Lower,
     /// The halves of one side off the long diagonals.
     spare: Vec<u64>,
     /// The east and the west halves' upper and lower quarters' row sets,
@@ -55,9 +79,10 @@ struct Scratch {
     rows: [RowSet; 4],
     /// The east and the west halves' runs of column splits.
     runs: (Vec<Run>, Vec<Run>),
-    /// The upper and lower cells of the split being glued, where the join
-    /// searches its cells one at a time.
-    cells: [Vec<Quarter>; 2],
+    /// The lower quarters placed and the upper and lower cells of the
+    /// split being glued (where the join searches its cells one at a
+    /// time), with what key passes sort them by ([`keyed`]).
+    glue: keyed::Scratch,
 }
 
 /// The most halves one side's list holds at a time, bounded by their
@@ -219,10 +244,10 @@ impl<'a> Cells<'a> {
 
 /// Appends the patterns of the halves `a` makes with the lower quarters
 /// it meets on no diagonal; `patterns` has room for them all.
-fn pair(a: Upper, lower: &Lower, patterns: &mut Vec<u64>) {
+fn pair(a: Upper, lower: Lowers, patterns: &mut Vec<u64>) {
     let spare = &mut patterns.spare_capacity_mut()[..lower.sums.len()];
     let mut kept = 0;
-    let quarters = lower.sums.iter().zip(&lower.diffs).zip(&lower.patterns);
+    let quarters = lower.sums.iter().zip(lower.diffs).zip(lower.patterns);
     for ((&sum, &diff), &pattern) in quarters {
         spare[kept].write(a.pattern | pattern);
         kept += usize::from((a.sum & sum) | (a.diff & diff) == 0);
@@ -285,7 +310,7 @@ impl Join {
             patterns.reserve(upper.len() * lower.sums.len() + SLACK);
             for &a in upper {
                 if let Some(a) = self.place_upper(half, a) {
-                    self.pair_with(a, lower, patterns);
+                    self.pair_with(a, lower.all(), patterns);
                 }
             }
         }
@@ -340,7 +365,7 @@ impl Join {
     pub(in crate::engine::join) fn pair_with(
         &self,
         a: Upper,
-        lower: &Lower,
+        lower: Lowers,
         patterns: &mut Vec<u64>,
     ) {
         // Every pair is written and kept or not by its test, without a
@@ -407,11 +432,10 @@ impl Join {
             let Scratch {
                 east,
                 west,
-                lower,
                 spare,
                 rows: [east_upper, east_lower, west_upper, west_lower],
                 runs: (east_runs, west_runs),
-                cells,
+                glue,
             } = scratch;
             let frames = &self.frames[self.groups[item.group as usize].clone()];
             let first = &frames[0];
@@ -432,17 +456,31 @@ impl Join {
                 // The centre queen holds both long diagonals; small lists
                 // pay more for two passes than they save.
                 let plain = first.forbidden != (0, 0) || !self.reflect;
+                if east_runs.len() > 1 || west_runs.len() > 1 {
+                    let pairs = |east: &[u64], west: &[u64], spare: &mut Vec<u64>| match plain {
+                        true => weight * pairs::count(self.simd, east, west, shape.bits()),
+                        false => self.count_reflected((east, west), weight, spare, shape),
+                    };
+                    let sides = ((&east_half, &east_runs[..]), (&west_half, &west_runs[..]));
+                    let lists = (east, west, spare);
+                    return self.count_keyed(sides, shape, lists, glue, pairs);
+                }
                 let mut west_run = None;
                 for east_run in east_runs.iter() {
                     east.clear();
-                    self.glue(&east_half, east_run, (lower, cells), east);
+                    self.glue(
+                        &east_half,
+                        east_run,
+                        (&mut glue.lower, &mut glue.cells),
+                        east,
+                    );
                     if east.is_empty() {
                         continue;
                     }
                     for (j, run) in west_runs.iter().enumerate() {
                         if west_run != Some(j) {
                             west.clear();
-                            self.glue(&west_half, run, (lower, cells), west);
+                            self.glue(&west_half, run, (&mut glue.lower, &mut glue.cells), west);
                             for p in west.iter_mut() {
                                 *p = shape.mirrored(*p);
                             }
@@ -466,7 +504,12 @@ impl Join {
             west_half.runs(self.run, west_runs);
             for west_run in west_runs.iter() {
                 west.clear();
-                self.glue(&west_half, west_run, (lower, cells), west);
+                self.glue(
+                    &west_half,
+                    west_run,
+                    (&mut glue.lower, &mut glue.cells),
+                    west,
+                );
                 if west.is_empty() {
                     continue;
                 }
@@ -477,7 +520,12 @@ impl Join {
                     east_half.runs(self.run, east_runs);
                     for east_run in east_runs.iter() {
                         east.clear();
-                        self.glue(&east_half, east_run, (lower, cells), east);
+                        self.glue(
+                            &east_half,
+                            east_run,
+                            (&mut glue.lower, &mut glue.cells),
+                            east,
+                        );
                         if !east.is_empty() {
                             total += weight * pairs::count(self.simd, east, west, shape.bits());
                         }

@@ -1,0 +1,475 @@
+//! Counting an item whose sides outgrow a run, by key passes.
+//!
+//! A side longer than a run ([`super::RUN`]) used to be glued and paired
+//! in runs of its column splits, each run of one side against each of the
+//! other's: the pair counter's sieve (`pairs/sieve.rs`) then sorts on a
+//! few key bits inside one run pair, and a pair of halves that clash on a
+//! bit no key holds is still compared. Past n = 24 those comparisons are
+//! the cost (results/2026-12-03-vm-parts): the lists' product grows about
+//! 2.4 times faster than the count per two steps of n.
+//!
+//! Key passes sieve the whole item instead. The item's key is a few
+//! pattern bits, the ones held most often by both sides (their share
+//! multiplied, as the sieve chooses its own). One side, the outer, is
+//! glued once for each value of the key, keeping only the halves with
+//! exactly that value on the key's bits; the other, the inner, is glued
+//! for each outer list, keeping only the halves with none of that value's
+//! bits. A disjoint pair is counted in the one pass of its outer half's
+//! value, and a pair that clashes on a key bit in none. Quarters whose
+//! own pattern already rules a pass out are left out before they are
+//! paired (an upper or lower quarter with a key bit the value lacks, or,
+//! for the inner side, any of its bits): the glue's work shrinks with
+//! what it keeps. Each list holds at most a run's worth; a full one is
+//! counted and emptied (flushed), so memory stays as it was, but for a
+//! bucket per lower quarter. Inside a pass the pair counter's own sieve
+//! (up to 12 bits) goes on where the key leaves off.
+//!
+//! The outer side, with the fewer halves, gets enough key bits that a
+//! pass fills about a quarter of a list ([`key_bits`]); an outer side
+//! that fits in a run still gets one (two passes). Whole items of n = 26,
+//! against the runs (AVX2, AMD EPYC, one thread, the two builds in
+//! turn): 84.6 -> 16.1 s, 62.3 -> 17.9 s and 8.9 -> 2.0 s, the 12-bit
+//! sieve included; n = 24: 0.92-3.02 -> 0.64-1.72 s (five items).
+
+use super::{Half, Lower, Quarter, Run};
+use crate::engine::join::count::frames::Shape;
+use crate::engine::join::Join;
+
+/// Which halves a glue keeps: those whose pattern holds exactly `value`'s
+/// bits among `mask`'s (all halves: [`Filter::ALL`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(in crate::engine::join) struct Filter {
+    pub(in crate::engine::join) mask: u64,
+    pub(in crate::engine::join) value: u64,
+}
+
+impl Filter {
+    /// Whether no half with `part` in its pattern (a quarter's share) can
+    /// be kept: it holds a key bit the value lacks.
+    #[inline(always)]
+    pub(in crate::engine::join) fn rules_out(self, part: u64) -> bool {
+        part & self.mask & !self.value != 0
+    }
+
+    /// The bucket of a half or quarter with pattern `x` among the
+    /// value's: `x`'s bits on the value's, packed (BMI2's `pext`).
+    #[inline(always)]
+    fn bucket(self, x: u64) -> usize {
+        let (mut out, mut rest, mut place) = (0, self.value, 0);
+        while rest != 0 {
+            let bit = rest & rest.wrapping_neg();
+            if x & bit != 0 {
+                out |= 1 << place;
+            }
+            rest &= rest - 1;
+            place += 1;
+        }
+        out
+    }
+
+    /// How many buckets a value's bits make.
+    fn buckets(self) -> usize {
+        1 << self.value.count_ones()
+    }
+
+    /// The filter on a west half's own patterns that keeps what this one
+    /// keeps of them mirrored ([`Shape::mirrored`], its own inverse on the
+    /// shapes of mirror frames).
+    fn mirrored(self, shape: Shape) -> Filter {
+        debug_assert_eq!(shape.sum.1, shape.diff.1, "a mirror frame's shape");
+        Filter {
+            mask: shape.mirrored(self.mask),
+            value: shape.mirrored(self.value),
+        }
+    }
+}
+
+/// The most key bits: 2^10 outer passes.
+pub(in crate::engine::join) const MOST_KEY_BITS: u32 = 10;
+
+/// Patterns of each side looked at to choose the key.
+const SAMPLE: usize = 4096;
+
+/// The key bits for sides like the samples `outer` and `inner` (patterns
+/// of `bits` bits): the `count` bits the two sides hold most often
+/// together (the product of their shares), the lower among equals, none
+/// that only one side holds.
+pub(in crate::engine::join) fn choose_key(
+    outer: &[u64],
+    inner: &[u64],
+    bits: usize,
+    count: u32,
+) -> u64 {
+    let held = |side: &[u64]| {
+        let mut held = [0u32; 64];
+        for &x in side.iter().step_by(side.len().div_ceil(SAMPLE).max(1)) {
+            let mut rest = x;
+            while rest != 0 {
+                held[rest.trailing_zeros() as usize] += 1;
+                rest &= rest - 1;
+            }
+        }
+        held
+    };
+    let (a, b) = (held(outer), held(inner));
+    let mut candidates: Vec<(u64, usize)> = (0..bits.min(64))
+        .map(|bit| (u64::from(a[bit]) * u64::from(b[bit]), bit))
+        .filter(|&(both, _)| both > 0)
+        .collect();
+    candidates.sort_by(|x, y| y.0.cmp(&x.0).then(x.1.cmp(&y.1)));
+    candidates
+        .iter()
+        .take(count as usize)
+        .fold(0, |mask, &(_, bit)| mask | 1 << bit)
+}
+
+/// `v`'s low bits spread onto the bits of `mask`, lowest first (BMI2's
+/// `pdep`).
+pub(in crate::engine::join) fn deposit(v: u64, mask: u64) -> u64 {
+    let (mut out, mut rest, mut place) = (0, mask, 0);
+    while rest != 0 {
+        let bit = rest & rest.wrapping_neg();
+        if v >> place & 1 == 1 {
+            out |= bit;
+        }
+        rest &= rest - 1;
+        place += 1;
+    }
+    out
+}
+
+/// A glue's scratch in key passes, the outer side's and the inner's in
+/// turn: the lower quarters of a split that the filter does not rule out,
+/// sorted by their bucket ([`Filter::bucket`]; `starts[b]..starts[b + 1]`
+/// hold bucket b), each one's bucket, and the split's two cells where
+/// they are searched.
+#[derive(Default)]
+pub(in crate::engine::join) struct Scratch {
+    pub(super) lower: Lower,
+    starts: Vec<usize>,
+    buckets: Vec<u16>,
+    pub(super) cells: [Vec<Quarter>; 2],
+}
+
+impl Join {
+    /// Glues every half of `half` that `filter` keeps into `patterns`,
+    /// handing the list and the scratch to `flush` whenever the next
+    /// upper quarter's halves might not fit in `most` (and once at the
+    /// end, if it holds any); `flush` empties the list and may use the
+    /// scratch (the inner side's glue does): the split being glued is
+    /// then set up again, from the upper quarter it stopped at.
+    ///
+    /// A half's pattern is its upper quarter's OR its lower quarter's, so
+    /// neither may hold a key bit the value lacks; and of the bits of the
+    /// value, an upper quarter `u` lacks some, which its lower quarters
+    /// must hold. With the lower quarters sorted by which of the value's
+    /// bits they hold, `u` meets only the buckets that hold all it lacks
+    /// (each of the subsets of what it holds): every pair it is glued with
+    /// makes a half with the value, and the glue's work follows what it
+    /// keeps.
+    pub(in crate::engine::join) fn glue_through(
+        &self,
+        half: &Half,
+        filter: Filter,
+        scratch: &mut Scratch,
+        (patterns, most): (&mut Vec<u64>, usize),
+        mut flush: impl FnMut(&mut Vec<u64>, &mut Scratch),
+    ) {
+        for &upper_columns in half.splits {
+            let mut from = 0;
+            while let Some(stopped) = self.glue_split(
+                half,
+                (upper_columns, from),
+                filter,
+                scratch,
+                (patterns, most),
+            ) {
+                flush(patterns, scratch);
+                debug_assert!(patterns.is_empty(), "a flush empties the list");
+                from = stopped;
+            }
+        }
+        if !patterns.is_empty() {
+            flush(patterns, scratch);
+        }
+    }
+
+    /// Glues the halves of the split `upper_columns` that `filter` keeps,
+    /// from its upper quarter `from` on, into `patterns`; stops at the
+    /// first upper quarter whose halves might not fit in `most` (unless
+    /// the list is empty) and says which.
+    fn glue_split(
+        &self,
+        half: &Half,
+        (upper_columns, from): (u32, usize),
+        filter: Filter,
+        scratch: &mut Scratch,
+        (patterns, most): (&mut Vec<u64>, usize),
+    ) -> Option<usize> {
+        let [upper_cell, lower_cell] = &mut scratch.cells;
+        let upper = half.uppers.cell(upper_columns, upper_cell);
+        if upper.len() <= from {
+            return None;
+        }
+        let cell = half
+            .lowers
+            .cell(half.side.columns ^ upper_columns, lower_cell);
+        let sorted = (
+            &mut scratch.lower,
+            &mut scratch.starts,
+            &mut scratch.buckets,
+        );
+        if !self.sort_lowers(half, cell, filter, sorted) {
+            return None;
+        }
+        let (lower, starts) = (&scratch.lower, &scratch.starts);
+        let every = filter.buckets() - 1;
+        // The buckets an upper quarter holding `held` meets: every one
+        // with what it lacks, and any of what it holds.
+        let meets = |held: usize| {
+            let mut next = Some(held);
+            std::iter::from_fn(move || {
+                let some = next?;
+                next = (some != 0).then(|| (some - 1) & held);
+                Some((every & !held) | some)
+            })
+        };
+        for (i, &a) in upper.iter().enumerate().skip(from) {
+            let Some(a) = self.place_upper(half, a) else {
+                continue;
+            };
+            if filter.rules_out(a.pattern) {
+                continue;
+            }
+            let held = filter.bucket(a.pattern);
+            let halves: usize = meets(held).map(|b| starts[b + 1] - starts[b]).sum();
+            if patterns.len() + halves > most && !patterns.is_empty() {
+                return Some(i);
+            }
+            patterns.reserve(halves + super::SLACK);
+            for bucket in meets(held) {
+                let places = starts[bucket]..starts[bucket + 1];
+                if !places.is_empty() {
+                    self.pair_with(a, lower.range(places), patterns);
+                }
+            }
+        }
+        None
+    }
+
+    /// Places `cell`'s lower quarters for `half` into `sorted`, those that
+    /// `filter` does not rule out, sorted by bucket; whether any are.
+    /// Placed twice (their buckets counted, then each put in its place):
+    /// a placement is a few shifts, and no second copy of the cell's
+    /// lower quarters is kept.
+    fn sort_lowers(
+        &self,
+        half: &Half,
+        cell: &[Quarter],
+        filter: Filter,
+        (lower, starts, buckets): (&mut Lower, &mut Vec<usize>, &mut Vec<u16>),
+    ) -> bool {
+        let (n, h) = (self.n, self.h);
+        let (forbidden, shape, _) = half.keep;
+        // The south quarters' first row is n - h.
+        let placed = cell.iter().map(|b| {
+            let b = b.place(n, h, n - h, half.side.c0);
+            let part = shape.pattern(b);
+            let kept = b.0 & forbidden.0 == 0 && b.1 & forbidden.1 == 0 && !filter.rules_out(part);
+            (b, part, kept)
+        });
+        starts.clear();
+        starts.resize(filter.buckets() + 1, 0);
+        buckets.clear();
+        for (_, part, kept) in placed.clone() {
+            let bucket = match kept {
+                true => filter.bucket(part),
+                false => RULED_OUT,
+            };
+            if kept {
+                starts[bucket + 1] += 1;
+            }
+            buckets.push(bucket as u16);
+        }
+        for b in 1..starts.len() {
+            starts[b] += starts[b - 1];
+        }
+        let kept = starts[starts.len() - 1];
+        for vector in [&mut lower.sums, &mut lower.diffs, &mut lower.patterns] {
+            vector.clear();
+            vector.resize(kept, 0);
+        }
+        // `starts` walked forward as each bucket fills, then moved back.
+        for ((b, part, _), &bucket) in placed.zip(buckets.iter()) {
+            if bucket != RULED_OUT as u16 {
+                let place = &mut starts[usize::from(bucket)];
+                lower.sums[*place] = b.0;
+                lower.diffs[*place] = b.1;
+                lower.patterns[*place] = part;
+                *place += 1;
+            }
+        }
+        starts.rotate_right(1);
+        starts[0] = 0;
+        kept > 0
+    }
+}
+
+/// A lower quarter's bucket when the filter rules it out.
+const RULED_OUT: usize = u16::MAX as usize;
+
+/// How many key bits an item whose outer side keeps about `halves`
+/// halves gets, its lists holding `most`: enough that an outer pass fills
+/// about a quarter of a list.
+pub(in crate::engine::join) fn key_bits(halves: f64, most: u64) -> u32 {
+    let passes = halves / (most as f64 / 4.0);
+    (passes.log2().ceil().max(1.0) as u32).min(MOST_KEY_BITS)
+}
+
+/// A side to glue: its halves and their runs.
+type Side<'s, 'h> = (&'s Half<'h>, &'s [Run]);
+
+/// The bytes a thread's key passes keep beside the item's own scratch,
+/// for lower cells of at most `cell` quarters: a bucket for each lower
+/// quarter and where each bucket starts (the lower quarters are sorted
+/// into the item's own scratch, the outer side's and the inner's in turn).
+pub(in crate::engine::join) fn scratch_bytes(cell: u64) -> u64 {
+    2 * cell + 8 * ((1 << MOST_KEY_BITS) + 1)
+}
+
+impl Join {
+    /// The pairs of a mirror item's sides `east` and `west` (halves of
+    /// `shape`; each with its runs, more than one on either), counted by
+    /// `pairs` (east list, west list mirrored, spare) over key passes, in
+    /// `lists` (east, west, spare) and two glues' scratch (the outer's,
+    /// the inner's).
+    pub(in crate::engine::join) fn count_keyed(
+        &self,
+        (east, west): (Side, Side),
+        shape: Shape,
+        (east_list, west_list, spare): (&mut Vec<u64>, &mut Vec<u64>, &mut Vec<u64>),
+        scratch: &mut Scratch,
+        pairs: impl Fn(&[u64], &[u64], &mut Vec<u64>) -> u64,
+    ) -> u64 {
+        // Each side's first run: a sample to choose the key on, and how
+        // many halves a side keeps of its bound.
+        let glue = (&mut scratch.lower, &mut scratch.cells);
+        east_list.clear();
+        self.glue(east.0, &east.1[0], glue, east_list);
+        let glue = (&mut scratch.lower, &mut scratch.cells);
+        west_list.clear();
+        self.glue(west.0, &west.1[0], glue, west_list);
+        for p in west_list.iter_mut() {
+            *p = shape.mirrored(*p);
+        }
+        let kept = |list: &[u64], runs: &[Run]| {
+            let bound: u64 = runs.iter().map(|run| run.bound).sum();
+            list.len() as f64 / runs[0].bound.max(1) as f64 * bound as f64
+        };
+        let halves = (kept(east_list, east.1), kept(west_list, west.1));
+        // The side that keeps fewer halves is the outer: fewer passes.
+        let east_outer = halves.0 <= halves.1;
+        let bits = key_bits(halves.0.min(halves.1), self.run);
+        let key = match east_outer {
+            true => choose_key(east_list, west_list, shape.bits(), bits),
+            false => choose_key(west_list, east_list, shape.bits(), bits),
+        };
+        let most = self.run as usize;
+        let (outer, inner, outer_list, inner_list) = match east_outer {
+            true => (east.0, west.0, east_list, west_list),
+            false => (west.0, east.0, west_list, east_list),
+        };
+        // A filter on east patterns, for a side's own (a west half's are
+        // mirrored after it is glued).
+        let own = |filter: Filter, is_east: bool| match is_east {
+            true => filter,
+            false => filter.mirrored(shape),
+        };
+        let mirror = |list: &mut Vec<u64>, is_east: bool| {
+            if !is_east {
+                for p in list.iter_mut() {
+                    *p = shape.mirrored(*p);
+                }
+            }
+        };
+        outer_list.clear();
+        inner_list.clear();
+        outer_list.reserve_exact(most + super::SLACK);
+        inner_list.reserve_exact(most + super::SLACK);
+        let mut total = 0;
+        for v in 0..1u64 << key.count_ones() {
+            let value = deposit(v, key);
+            let outer_filter = own(Filter { mask: key, value }, east_outer);
+            let inner_filter = own(
+                Filter {
+                    mask: value,
+                    value: 0,
+                },
+                !east_outer,
+            );
+            let outer_list = (&mut *outer_list, most);
+            self.glue_through(
+                outer,
+                outer_filter,
+                scratch,
+                outer_list,
+                |outer_list, scratch| {
+                    mirror(outer_list, east_outer);
+                    let inner_list = (&mut *inner_list, most);
+                    self.glue_through(inner, inner_filter, scratch, inner_list, |inner_list, _| {
+                        mirror(inner_list, !east_outer);
+                        total += match east_outer {
+                            true => pairs(outer_list, inner_list, spare),
+                            false => pairs(inner_list, outer_list, spare),
+                        };
+                        inner_list.clear();
+                    });
+                    outer_list.clear();
+                },
+            );
+        }
+        total
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn deposit_spreads_the_low_bits_onto_the_mask() {
+        assert_eq!(deposit(0b101, 0b1011_0000), 0b1001_0000);
+        assert_eq!(deposit(0b111, 0b1011_0000), 0b1011_0000);
+        assert_eq!(deposit(0, u64::MAX), 0);
+        assert_eq!(deposit(5, 0), 0);
+    }
+
+    #[test]
+    fn a_filter_rules_out_key_bits_its_value_lacks_and_buckets_by_its_bits() {
+        let filter = Filter {
+            mask: 0b1111,
+            value: 0b0101,
+        };
+        assert!(filter.rules_out(0b0010));
+        assert!(!filter.rules_out(0b1_0100));
+        assert_eq!(filter.buckets(), 4);
+        assert_eq!(filter.bucket(0b1_0100), 0b10);
+        assert_eq!(filter.bucket(0b0101), 0b11);
+        let inner = Filter {
+            mask: 0b0101,
+            value: 0,
+        };
+        assert!(inner.rules_out(0b0100) && !inner.rules_out(0b1010));
+        assert_eq!((inner.buckets(), inner.bucket(0b1010)), (1, 0));
+    }
+
+    #[test]
+    fn the_key_takes_the_bits_both_sides_hold_most() {
+        // Bit 3 in all of both, bit 1 in half of both, bit 0 in one side only.
+        let outer = [0b1001, 0b1011, 0b1001, 0b1011];
+        let inner = [0b1000, 0b1010];
+        assert_eq!(choose_key(&outer, &inner, 4, 1), 0b1000);
+        assert_eq!(choose_key(&outer, &inner, 4, 2), 0b1010);
+        assert_eq!(choose_key(&outer, &inner, 4, 3), 0b1010);
+    }
+}

@@ -192,16 +192,27 @@ impl Join {
         let west_runs = self.runs_of(west.bound);
         sketch.glue_s = west.glue_s;
         let drawn = FRAMES.min(frames.len());
-        let mut per_frame = ItemSketch::default();
-        for _ in 0..drawn {
-            let frame = &frames[draws.below(frames.len())];
-            let keep_off = (frame.forbidden, shape, frame.middle_row);
-            let east = self.sketch_rows(others, (frame.east, keep_off), draws, &mut row_sets);
-            // The east halves are glued again for each west run.
-            per_frame.glue_s += east.glue_s * west_runs;
-            self.time_pairs(&east, &west, (shape, 0), &mut per_frame);
-        }
+        let easts: Vec<HalfSketch> = (0..drawn)
+            .map(|_| {
+                let frame = &frames[draws.below(frames.len())];
+                let keep_off = (frame.forbidden, shape, frame.middle_row);
+                self.sketch_rows(others, (frame.east, keep_off), draws, &mut row_sets)
+            })
+            .collect();
         let scale = frames.len() as f64 / drawn as f64;
+        if west_runs > 1.0 {
+            // A west side over a run: counted by key passes, the west side
+            // the outer.
+            if !west.patterns.is_empty() {
+                self.sketch_passes((&west, &easts, scale), (shape, 0), &mut sketch);
+            }
+            return sketch;
+        }
+        let mut per_frame = ItemSketch::default();
+        for east in &easts {
+            per_frame.glue_s += east.glue_s;
+            self.time_pairs(east, &west, (shape, 0), &mut per_frame);
+        }
         sketch.glue_s += per_frame.glue_s * scale;
         sketch.pairs_s = per_frame.pairs_s * scale;
         sketch.pairs = per_frame.pairs * scale;
@@ -405,16 +416,8 @@ impl Join {
     /// The glue and pairs of a mirror item whose sides outgrow a run,
     /// counted by key passes (`count/glue/keyed.rs`), from their sketches
     /// `east` and `west` (mirrored), into `sketch`: halves of `shape`,
-    /// the long diagonals `long` folded in (none: plain pairs).
-    ///
-    /// The key, its passes and each pass's lists are the count's, worked
-    /// out on the sampled patterns: the outer side's share with each
-    /// value, the inner side's share without any of its bits, each pass's
-    /// lists cut into runs; the pairs of each are [`pairs::work`] on
-    /// those samples, at this item's seconds per unit of work. The glue
-    /// is bounded from above: the outer side glued whole for every pass,
-    /// the inner for every outer list (the count leaves out the quarters
-    /// a pass rules out, not their cells).
+    /// the long diagonals `long` folded in (none: plain pairs). The side
+    /// with fewer halves is the outer, as in the count.
     fn sketch_keyed(
         &self,
         (east, west): (&HalfSketch, &HalfSketch),
@@ -429,14 +432,44 @@ impl Join {
             true => (east, west),
             false => (west, east),
         };
+        self.sketch_passes(
+            (outer, std::slice::from_ref(inner), 1.0),
+            (shape, long),
+            sketch,
+        );
+    }
+
+    /// Key passes of the `outer` side against each of the `inners` (each
+    /// standing for `scale` of the item's), from their sketches, into
+    /// `sketch` (as [`Join::sketch_keyed`]).
+    ///
+    /// The key, its passes and each pass's lists are the count's, worked
+    /// out on the sampled patterns: the outer side's share with each
+    /// value, an inner side's share without any of its bits, each pass's
+    /// lists cut into runs; the pairs of each are [`pairs::work`] on
+    /// those samples, at this item's seconds per unit of work. The glue
+    /// is bounded from above: the outer side glued whole for every pass,
+    /// an inner one for every outer list (the count leaves out the
+    /// quarters a pass rules out, not their cells).
+    fn sketch_passes(
+        &self,
+        (outer, inners, scale): (&HalfSketch, &[HalfSketch], f64),
+        (shape, long): (Shape, u64),
+        sketch: &mut ItemSketch,
+    ) {
+        let Some(first) = inners.iter().find(|inner| !inner.patterns.is_empty()) else {
+            sketch.glue_s += outer.glue_s;
+            return;
+        };
         let bits = keyed::key_bits(outer.halves, self.run);
-        let key = keyed::choose_key(&outer.patterns, &inner.patterns, shape.bits(), bits);
+        let key = keyed::choose_key(&outer.patterns, &first.patterns, shape.bits(), bits);
         let most = self.run as f64;
         let rate = match long {
-            0 => self.seconds_per_work(outer, inner, (shape, 0)),
-            _ => self.seconds_per_work(&outer.off(long), inner, (shape, long)),
+            0 => self.seconds_per_work(outer, first, (shape, 0)),
+            _ => self.seconds_per_work(&outer.off(long), first, (shape, long)),
         };
-        let share = |patterns: &[u64], len: f64| len / patterns.len() as f64;
+        let share =
+            |half: &HalfSketch, kept: usize| half.halves / half.patterns.len() as f64 * kept as f64;
         let (mut glue_s, mut work) = (0.0, 0.0);
         for v in 0..1u64 << key.count_ones() {
             let value = keyed::deposit(v, key);
@@ -446,46 +479,50 @@ impl Join {
                 .copied()
                 .filter(|&x| x & key == value)
                 .collect();
-            let inner_v: Vec<u64> = inner
-                .patterns
-                .iter()
-                .copied()
-                .filter(|&x| x & value == 0)
-                .collect();
             glue_s += outer.glue_s;
-            if outer_v.is_empty() || inner_v.is_empty() {
+            if outer_v.is_empty() {
                 continue;
             }
-            let lens = (
-                share(&outer.patterns, outer.halves) * outer_v.len() as f64,
-                share(&inner.patterns, inner.halves) * inner_v.len() as f64,
-            );
-            let lists = ((lens.0 / most).ceil(), (lens.1 / most).ceil());
-            glue_s += inner.glue_s * lists.0;
-            let each = (lens.0 / lists.0, lens.1 / lists.1);
-            let calls = lists.0 * lists.1;
-            sketch.pairs += lens.0 * lens.1;
-            let sides = [
-                (&outer_v, &inner_v, each),
-                (&inner_v, &outer_v, (each.1, each.0)),
-            ];
-            if long == 0 {
-                // The shorter side sliced, as pairs::count does.
-                let (a, b, lens) = match each.0 <= each.1 {
-                    true => sides[0],
-                    false => sides[1],
-                };
-                work += calls * pairs::work(self.simd, (a, b), lens, shape.bits(), 0);
-                continue;
-            }
-            // Both ways round, the clean halves of one against the other.
-            for (a, b, lens) in sides {
-                let clean: Vec<u64> = a.iter().copied().filter(|&x| x & long == 0).collect();
-                if clean.is_empty() {
+            let outer_len = share(outer, outer_v.len());
+            let outer_lists = (outer_len / most).ceil();
+            for inner in inners.iter().filter(|inner| !inner.patterns.is_empty()) {
+                let inner_v: Vec<u64> = inner
+                    .patterns
+                    .iter()
+                    .copied()
+                    .filter(|&x| x & value == 0)
+                    .collect();
+                glue_s += inner.glue_s * outer_lists * scale;
+                if inner_v.is_empty() {
                     continue;
                 }
-                let lens = (lens.0 * clean.len() as f64 / a.len() as f64, lens.1);
-                work += calls * pairs::work(self.simd, (&clean, b), lens, shape.bits(), long);
+                let inner_len = share(inner, inner_v.len());
+                let inner_lists = (inner_len / most).ceil();
+                let each = (outer_len / outer_lists, inner_len / inner_lists);
+                let calls = outer_lists * inner_lists * scale;
+                sketch.pairs += outer_len * inner_len * scale;
+                let sides = [
+                    (&outer_v, &inner_v, each),
+                    (&inner_v, &outer_v, (each.1, each.0)),
+                ];
+                if long == 0 {
+                    // The shorter side sliced, as pairs::count does.
+                    let (a, b, lens) = match each.0 <= each.1 {
+                        true => sides[0],
+                        false => sides[1],
+                    };
+                    work += calls * pairs::work(self.simd, (a, b), lens, shape.bits(), 0);
+                    continue;
+                }
+                // Both ways round, the clean halves of one against the other.
+                for (a, b, lens) in sides {
+                    let clean: Vec<u64> = a.iter().copied().filter(|&x| x & long == 0).collect();
+                    if clean.is_empty() {
+                        continue;
+                    }
+                    let lens = (lens.0 * clean.len() as f64 / a.len() as f64, lens.1);
+                    work += calls * pairs::work(self.simd, (&clean, b), lens, shape.bits(), long);
+                }
             }
         }
         sketch.glue_s += glue_s;

@@ -32,7 +32,8 @@
 //! sieve included; n = 24: 0.92-3.02 -> 0.64-1.72 s (five items).
 
 use super::{Half, Lower, Quarter, Run};
-use crate::engine::join::count::frames::Shape;
+use crate::engine::join::count::frames::{Frame, Shape};
+use crate::engine::join::count::quarter::RowSet;
 use crate::engine::join::Join;
 
 /// Which halves a glue keeps: those whose pattern holds exactly `value`'s
@@ -427,6 +428,88 @@ impl Join {
                     outer_list.clear();
                 },
             );
+        }
+        total
+    }
+}
+
+impl Join {
+    /// The pairs of an odd board's item whose west side (`west`, with its
+    /// runs, more than one), shared by the group's `frames`, outgrows a
+    /// run, against each frame's east half on the rows `others` (glued
+    /// into `east_rows` and cut into `east_runs`), counted by `pairs`
+    /// (east list, west list) over key passes, in `lists` (east, west):
+    /// the west side is the outer.
+    #[allow(clippy::too_many_arguments)]
+    pub(in crate::engine::join) fn count_keyed_frames(
+        &self,
+        west: Side,
+        (frames, others, shape): (&[Frame], (u32, u32), Shape),
+        (east_upper, east_lower): (&mut RowSet, &mut RowSet),
+        east_runs: &mut Vec<Run>,
+        (east_list, west_list): (&mut Vec<u64>, &mut Vec<u64>),
+        scratch: &mut Scratch,
+        pairs: impl Fn(&[u64], &[u64]) -> u64,
+    ) -> u64 {
+        let keep_off = |frame: &Frame| (frame.forbidden, shape, frame.middle_row);
+        // The west side's first run and the first frame's east one: a
+        // sample to choose the key on, and how many halves the west side
+        // keeps of its bound.
+        west_list.clear();
+        self.glue(
+            west.0,
+            &west.1[0],
+            (&mut scratch.lower, &mut scratch.cells),
+            west_list,
+        );
+        east_list.clear();
+        {
+            let rows = (&mut *east_upper, &mut *east_lower);
+            let first = self.half(others, frames[0].east, keep_off(&frames[0]), rows);
+            first.runs(self.run, east_runs);
+            if let Some(run) = east_runs.first() {
+                self.glue(
+                    &first,
+                    run,
+                    (&mut scratch.lower, &mut scratch.cells),
+                    east_list,
+                );
+            }
+        }
+        let bound: u64 = west.1.iter().map(|run| run.bound).sum();
+        let halves = west_list.len() as f64 / west.1[0].bound.max(1) as f64 * bound as f64;
+        let key = choose_key(
+            west_list,
+            east_list,
+            shape.bits(),
+            key_bits(halves, self.run),
+        );
+        let most = self.run as usize;
+        west_list.clear();
+        east_list.clear();
+        west_list.reserve_exact(most + super::SLACK);
+        east_list.reserve_exact(most + super::SLACK);
+        let mut total = 0;
+        for v in 0..1u64 << key.count_ones() {
+            let value = deposit(v, key);
+            let outer = Filter { mask: key, value };
+            let inner = Filter {
+                mask: value,
+                value: 0,
+            };
+            let west_list = (&mut *west_list, most);
+            self.glue_through(west.0, outer, scratch, west_list, |west_list, scratch| {
+                for frame in frames {
+                    let rows = (&mut *east_upper, &mut *east_lower);
+                    let half = self.half(others, frame.east, keep_off(frame), rows);
+                    let east_list = (&mut *east_list, most);
+                    self.glue_through(&half, inner, scratch, east_list, |east_list, _| {
+                        total += pairs(east_list, west_list);
+                        east_list.clear();
+                    });
+                }
+                west_list.clear();
+            });
         }
         total
     }

@@ -502,6 +502,20 @@ impl Join {
             let keep_off = (first.west_forbidden, shape, 0);
             let west_half = self.half(rows, first.west, keep_off, (west_upper, west_lower));
             west_half.runs(self.run, west_runs);
+            if west_runs.len() > 1 {
+                let pairs = |east: &[u64], west: &[u64]| {
+                    weight * pairs::count(self.simd, east, west, shape.bits())
+                };
+                return self.count_keyed_frames(
+                    (&west_half, &west_runs[..]),
+                    (frames, others, shape),
+                    (east_upper, east_lower),
+                    east_runs,
+                    (east, west),
+                    glue,
+                    pairs,
+                );
+            }
             for west_run in west_runs.iter() {
                 west.clear();
                 self.glue(

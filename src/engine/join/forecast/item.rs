@@ -360,11 +360,6 @@ impl Join {
         if pairs < 1.0 || sliced.patterns.is_empty() || stream.patterns.is_empty() {
             return;
         }
-        // The counter slices the shorter side.
-        let (sliced, stream) = match weights == 0 && stream.halves < sliced.halves {
-            true => (stream, sliced),
-            false => (sliced, stream),
-        };
         let lens = (sliced.halves, stream.halves);
         let seconds = if lens.0 <= SLICED_CAP as f64 && lens.1 <= STREAM_CAP as f64 {
             // Short enough to count whole, at their own lengths.
@@ -379,7 +374,7 @@ impl Join {
             // item's patterns.
             let samples = (&sliced.patterns[..], &stream.patterns[..]);
             self.seconds_per_work(sliced, stream, (shape, weights))
-                * pairs::work(self.simd, samples, lens, shape.bits(), weights)
+                * pairs::work_by_weight(self.simd, samples, lens, shape.bits(), weights)
         };
         sketch.pairs += pairs;
         sketch.pairs_s += seconds;
@@ -388,7 +383,8 @@ impl Join {
     /// Seconds counting the pairs of `a` (sliced) and `b` take.
     fn timed(&self, a: &[u64], b: &[u64], (shape, weights): (Shape, u64)) -> f64 {
         let clock = Instant::now();
-        let count = pairs::count_weighted(self.simd, a, b, shape.bits(), weights);
+        let mut b = b.to_vec();
+        let count = pairs::count_by_weight(self.simd, a, &mut b, shape.bits(), weights);
         std::hint::black_box(count);
         clock.elapsed().as_secs_f64()
     }
@@ -408,7 +404,7 @@ impl Join {
             let (a, b) = (list(sliced, a_len), list(stream, b_len));
             took += self.timed(&a, &b, (shape, weights));
             let lens = (a.len() as f64, b.len() as f64);
-            work += pairs::work(self.simd, (&a, &b), lens, shape.bits(), weights);
+            work += pairs::work_by_weight(self.simd, (&a, &b), lens, shape.bits(), weights);
         }
         took / work.max(1.0)
     }
@@ -501,27 +497,25 @@ impl Join {
                 let each = (outer_len / outer_lists, inner_len / inner_lists);
                 let calls = outer_lists * inner_lists * scale;
                 sketch.pairs += outer_len * inner_len * scale;
+                if long == 0 {
+                    let sides = (&outer_v[..], &inner_v[..]);
+                    work += calls * pairs::work_by_weight(self.simd, sides, each, shape.bits(), 0);
+                    continue;
+                }
+                // Both ways round, the clean halves of one against the other.
                 let sides = [
                     (&outer_v, &inner_v, each),
                     (&inner_v, &outer_v, (each.1, each.0)),
                 ];
-                if long == 0 {
-                    // The shorter side sliced, as pairs::count does.
-                    let (a, b, lens) = match each.0 <= each.1 {
-                        true => sides[0],
-                        false => sides[1],
-                    };
-                    work += calls * pairs::work(self.simd, (a, b), lens, shape.bits(), 0);
-                    continue;
-                }
-                // Both ways round, the clean halves of one against the other.
                 for (a, b, lens) in sides {
                     let clean: Vec<u64> = a.iter().copied().filter(|&x| x & long == 0).collect();
                     if clean.is_empty() {
                         continue;
                     }
                     let lens = (lens.0 * clean.len() as f64 / a.len() as f64, lens.1);
-                    work += calls * pairs::work(self.simd, (&clean, b), lens, shape.bits(), long);
+                    let sides = (&clean[..], &b[..]);
+                    work +=
+                        calls * pairs::work_by_weight(self.simd, sides, lens, shape.bits(), long);
                 }
             }
         }

@@ -350,7 +350,7 @@ impl Join {
         shape: Shape,
         (east_list, west_list, spare): (&mut Vec<u64>, &mut Vec<u64>, &mut Vec<u64>),
         scratch: &mut Scratch,
-        pairs: impl Fn(&[u64], &[u64], &mut Vec<u64>) -> u64,
+        pairs: impl Fn(&mut [u64], &mut [u64], &mut Vec<u64>) -> u64,
     ) -> u64 {
         // Each side's first run: a sample to choose the key on, and how
         // many halves a side keeps of its bound.

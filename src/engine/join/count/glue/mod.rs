@@ -399,7 +399,7 @@ impl Join {
     /// between items, so a board counts every item this way or none.)
     fn count_reflected(
         &self,
-        (east, west): (&[u64], &[u64]),
+        (east, west): (&mut [u64], &mut [u64]),
         weight: u64,
         kept: &mut Vec<u64>,
         shape: Shape,
@@ -411,7 +411,11 @@ impl Join {
         let long = shape.long_diagonals(self.n);
         let bits = shape.bits();
         let mut both_ways = 0;
-        for (keeps_off, others) in [(east, west), (west, east)] {
+        for east_clean in [true, false] {
+            let (keeps_off, others) = match east_clean {
+                true => (&*east, &mut *west),
+                false => (&*west, &mut *east),
+            };
             // Kept without a branch: about a quarter are.
             kept.clear();
             kept.resize(keeps_off.len(), 0);
@@ -421,7 +425,9 @@ impl Join {
                 clean += usize::from(p & long == 0);
             }
             kept.truncate(clean);
-            both_ways += pairs::count_weighted(self.simd, kept, others, bits, long);
+            // Counted by the weights the others hold (a list sorted in
+            // place), so that the longer side may be sliced.
+            both_ways += pairs::count_by_weight(self.simd, kept, others, bits, long);
         }
         weight / 2 * both_ways
     }
@@ -457,10 +463,11 @@ impl Join {
                 // pay more for two passes than they save.
                 let plain = first.forbidden != (0, 0) || !self.reflect;
                 if east_runs.len() > 1 || west_runs.len() > 1 {
-                    let pairs = |east: &[u64], west: &[u64], spare: &mut Vec<u64>| match plain {
-                        true => weight * pairs::count(self.simd, east, west, shape.bits()),
-                        false => self.count_reflected((east, west), weight, spare, shape),
-                    };
+                    let pairs =
+                        |east: &mut [u64], west: &mut [u64], spare: &mut Vec<u64>| match plain {
+                            true => weight * pairs::count(self.simd, east, west, shape.bits()),
+                            false => self.count_reflected((east, west), weight, spare, shape),
+                        };
                     let sides = ((&east_half, &east_runs[..]), (&west_half, &west_runs[..]));
                     let lists = (east, west, spare);
                     return self.count_keyed(sides, shape, lists, glue, pairs);

@@ -23,7 +23,10 @@
 //! Checked against counting the same items whole (`fit::sketch_against_count`,
 //! results/2026-12-02-vm-sketch): the sketches add up to 0.94, 0.985, 1.21
 //! and 0.77 of the count's time at n = 24, 25, 26 and 27 (24, 16, 5 and 3
-//! items); one item's sketch strays 0.25x to 1.7x. Whole boards' sketches
+//! items); one item's sketch strays 0.25x to 1.7x. Items counted by key
+//! passes are sketched pass by pass (`sketch_passes`): 1.064 at n = 26 and
+//! 1.053 at 27 (8 and 3 units, results/2026-12-03-vm-sketch; with the
+//! glue bounded from above instead, 1.49 and 1.54, -sketch-456dc57). Whole boards' sketches
 //! come to 1.04-1.09 times the forecast from timing whole items at n = 22,
 //! 24, 25 (results/2026-12-02-vm-sketch-boards).
 
@@ -120,6 +123,11 @@ struct HalfSketch {
     /// Seconds the glue takes once: its cells (searched, where they are)
     /// and placed, and its tests.
     glue_s: f64,
+    /// Of which: its row sets filled (once an item), and its cells
+    /// searched or read and their lower quarters placed (each time the
+    /// half is glued whole).
+    filled_s: f64,
+    cells_s: f64,
     /// A sample of its patterns.
     patterns: Vec<u64>,
 }
@@ -234,6 +242,7 @@ impl Join {
         let filled_s = clock.elapsed().as_secs_f64();
         let mut sketch = self.sketch_half(&half, draws);
         sketch.glue_s += filled_s;
+        sketch.filled_s = filled_s;
         sketch
     }
 
@@ -292,7 +301,9 @@ impl Join {
             let upper = half.uppers.cell(split, &mut upper_cell);
             let cell = half.lowers.cell(half.side.columns ^ split, &mut lower_cell);
             self.place_lowers(half, cell, &mut lower);
-            sketch.glue_s += clock.elapsed().as_secs_f64() * per_split;
+            let cells_s = clock.elapsed().as_secs_f64() * per_split;
+            sketch.glue_s += cells_s;
+            sketch.cells_s += cells_s;
             sketch.bound += (upper.len() * cell.len()) as f64 * per_split;
             if upper.is_empty() || lower.sums.is_empty() {
                 continue;
@@ -443,10 +454,10 @@ impl Join {
     /// out on the sampled patterns: the outer side's share with each
     /// value, an inner side's share without any of its bits, each pass's
     /// lists cut into runs; the pairs of each are [`pairs::work`] on
-    /// those samples, at this item's seconds per unit of work. The glue
-    /// is bounded from above: the outer side glued whole for every pass,
-    /// an inner one for every outer list (the count leaves out the
-    /// quarters a pass rules out, not their cells).
+    /// those samples, at this item's seconds per unit of work. The glue:
+    /// each pass walks the outer side's cells, and its tests add up to
+    /// one whole glue's; each outer list walks an inner side's cells and
+    /// tests its share of the pairs; row sets are filled once.
     fn sketch_passes(
         &self,
         (outer, inners, scale): (&HalfSketch, &[HalfSketch], f64),
@@ -475,7 +486,9 @@ impl Join {
                 .copied()
                 .filter(|&x| x & key == value)
                 .collect();
-            glue_s += outer.glue_s;
+            // Each pass walks the outer side's cells; its tests add up to
+            // one glue's over the passes (a pair has one value).
+            glue_s += outer.cells_s;
             if outer_v.is_empty() {
                 continue;
             }
@@ -488,7 +501,10 @@ impl Join {
                     .copied()
                     .filter(|&x| x & value == 0)
                     .collect();
-                glue_s += inner.glue_s * outer_lists * scale;
+                // Each outer list walks an inner side's cells, and tests
+                // the pairs it keeps (about its share of the halves).
+                let kept = inner_v.len() as f64 / inner.patterns.len() as f64;
+                glue_s += (inner.cells_s + kept * inner.tests_s()) * outer_lists * scale;
                 if inner_v.is_empty() {
                     continue;
                 }
@@ -519,12 +535,18 @@ impl Join {
                 }
             }
         }
-        sketch.glue_s += glue_s;
+        let filled: f64 = inners.iter().map(|inner| inner.filled_s).sum::<f64>() * scale;
+        sketch.glue_s += glue_s + outer.filled_s + outer.tests_s() + filled;
         sketch.pairs_s += rate * work;
     }
 }
 
 impl HalfSketch {
+    /// Seconds its glue's tests take once.
+    fn tests_s(&self) -> f64 {
+        (self.glue_s - self.filled_s - self.cells_s).max(0.0)
+    }
+
     /// The part of the half whose patterns keep off `bits`.
     fn off(&self, bits: u64) -> HalfSketch {
         let patterns: Vec<u64> = self
@@ -538,6 +560,8 @@ impl HalfSketch {
             halves: self.halves * share,
             bound: self.bound,
             glue_s: 0.0,
+            filled_s: 0.0,
+            cells_s: 0.0,
             patterns,
         }
     }

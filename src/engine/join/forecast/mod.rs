@@ -31,7 +31,9 @@ pub const JOIN_SKETCHES: usize = 4096;
 /// -sketch-boards): whole boards' sketches 1.09, 1.06 and 1.04 times the
 /// forecast from timing whole items at n = 22, 24 and 25; sketched items
 /// 0.94, 0.985, 1.21 and 0.77 of their whole counts' time at n = 24, 25,
-/// 26 and 27 (24, 16, 5 and 3 items).
+/// 26 and 27 (24, 16, 5 and 3 items). With key passes (results/
+/// 2026-12-03-vm-sketch): 1.064 at n = 26 (8 units, each 0.89-1.33) and
+/// 1.053 at 27 (3 units, 0.80-1.97).
 pub const SKETCH_ERROR: f64 = 0.20;
 
 /// The join's seconds per unit of cost on the reference machine's thread:

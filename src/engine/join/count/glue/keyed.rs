@@ -342,8 +342,8 @@ impl Join {
     /// The pairs of a mirror item's sides `east` and `west` (halves of
     /// `shape`; each with its runs, more than one on either), counted by
     /// `pairs` (east list, west list mirrored, spare) over key passes, in
-    /// `lists` (east, west, spare) and two glues' scratch (the outer's,
-    /// the inner's).
+    /// `lists` (east, west, spare) and one glue scratch that the outer
+    /// and the inner side take in turn.
     pub(in crate::engine::join) fn count_keyed(
         &self,
         (east, west): (Side, Side),

@@ -124,7 +124,7 @@ const SLICE_LONGER_FROM: usize = 1 << 18;
 /// Whether [`count`] slices the first of two sides of `a` and `b`
 /// patterns. Short sides: the shorter, whose tables stay in cache while
 /// the longer streams past them (a few per cent faster at n = 16..18 than
-/// the other way round). From [`SLICE_LONGER_FROM`]: the longer, whose
+/// the other way round). From `SLICE_LONGER_FROM`: the longer, whose
 /// buckets the sieve can cut on more key bits while each still fills a
 /// block (lists glued at n = 24..28: 1.0-3.1x faster, the most where one
 /// side is several times the other).
@@ -137,7 +137,7 @@ pub fn slices_first(a: usize, b: usize) -> bool {
 
 /// The pairs of `a` and `b` with no common bit, each counted 2^k times
 /// for the k bits of `weights` its `b` has, on `simd`. Where either side
-/// is long ([`SLICE_LONGER_FROM`]), as plain counts: `b` sorted in place
+/// is long (`SLICE_LONGER_FROM`), as plain counts: `b` sorted in place
 /// by which bits of `weights` it holds, each part counted by [`count`]
 /// (so the longer side may be sliced; [`count_weighted`] must slice `a`,
 /// the weights riding on the stream) and weighted. Shorter sides are

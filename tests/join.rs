@@ -205,6 +205,35 @@ fn a_join_that_does_not_fit_the_memory_limit_falls_back_with_one_note() {
 }
 
 #[test]
+fn a_shard_whose_boards_join_does_not_fit_is_refused_not_counted_another_way() {
+    // Another shard of the count, on a larger machine, takes the join: a
+    // backtracked shard here could never merge with it.
+    let out =
+        std::env::temp_dir().join(format!("nqueens-shard-memory-{}.json", std::process::id()));
+    let _ = std::fs::remove_file(&out);
+    let out_arg = out.to_str().unwrap();
+    rejects(
+        &[
+            "count",
+            "16",
+            "--shard",
+            "1/4",
+            "--out",
+            out_arg,
+            "--max-memory",
+            "1M",
+        ],
+        "--max-memory",
+        "every shard of a count takes the engine and layout its board does",
+    );
+    assert!(!out.exists(), "a refused shard wrote {}", out.display());
+    // Below the join's boards, a shard is the backtracker's on any CPU.
+    let shard = json_of(&["count", "11", "--shard", "1/2", "--out", out_arg, "--json"]);
+    assert_eq!(shard["fingerprint"]["engine"], "backtrack", "{shard}");
+    let _ = std::fs::remove_file(&out);
+}
+
+#[test]
 fn estimate_times_a_sample_of_the_joins_items() {
     let e = json_of(&[
         "estimate",

@@ -92,11 +92,17 @@ pub fn resolve(args: &CountArgs, run: nqueens::Run, threads: usize) -> anyhow::R
         algorithm,
         [("--unique", args.unique.then(|| "true".to_string()))],
     )?;
-    if let Some(memory) = job.describe().join_memory {
+    let described = job.describe();
+    if let Some(memory) = described.join_memory {
+        let instead = match described.layout {
+            Some(layout) => format!("laying it out {layout} instead"),
+            None => "counting by backtracking instead".to_string(),
+        };
         eprintln!(
-            "note: the join for n = {} would need {} of memory, more than the {} it may \
-             take; counting by backtracking instead",
+            "note: the join for n = {} (layout {}) would need {} of memory, more than the {} \
+             it may take; {instead}",
             args.n,
+            nqueens::JoinLayout::automatic(args.n),
             nqueens::bytes(memory.needed_bytes),
             nqueens::bytes(memory.limit_bytes)
         );

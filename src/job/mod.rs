@@ -26,6 +26,7 @@ use std::sync::{Arc, OnceLock};
 use std::time::Instant;
 
 use self::checks::{check_options, check_run};
+use self::choice::Decider;
 pub use self::choice::{memory_limit, Choice, JoinMemory, JOIN_FROM};
 pub use self::count::{Count, Counted};
 pub use self::options::{Algorithm, Options};
@@ -136,8 +137,9 @@ pub struct Description {
     pub depth: usize,
     /// The join's layout (`None` for the others).
     pub layout: Option<JoinLayout>,
-    /// Set when `auto` would have taken the join but its memory plan does
-    /// not fit: the backtracker counts instead.
+    /// Set when `auto` would have taken the join in its automatic layout
+    /// but that memory plan does not fit: the join's other layout counts
+    /// (`layout` says it), else the backtracker.
     pub join_memory: Option<JoinMemory>,
 }
 
@@ -208,11 +210,15 @@ impl Job {
             options.algorithm = Algorithm::Join;
         }
         check_options(n, &options, &run)?;
-        let choice = choice::choose(n, &options, threads)?;
+        // A shard's engine and layout follow its board, so that every
+        // machine that takes one of its count's shards counts the same items.
+        let decider = match run.shard {
+            Some(_) => Decider::Board,
+            None => Decider::Machine,
+        };
+        let choice = choice::choose(n, &options, threads, decider)?;
         options.algorithm = choice.algorithm;
-        if options.algorithm == Algorithm::Join {
-            options.layout = Some(options.layout.unwrap_or(JoinLayout::automatic(n)));
-        }
+        options.layout = choice.layout;
         if let (Some(simd), Some(engine)) = (options.simd, options.algorithm.engine()) {
             engine.check(simd)?;
         }
@@ -598,5 +604,78 @@ mod tests {
                 .describe()
         };
         assert_eq!(shard(1), shard(64));
+    }
+
+    fn shard_of(n: usize, options: Options) -> Result<Description, JobError> {
+        let run = Run {
+            shard: Some(ShardRun {
+                index: 1,
+                shards: 4,
+                out: std::env::temp_dir().join("nqueens-job-board.json"),
+            }),
+            ..Run::default()
+        };
+        Job::new(n, options, Some(2), run).map(|job| job.describe())
+    }
+
+    #[test]
+    fn a_shard_takes_the_engine_and_layout_of_its_board_whatever_the_machine() {
+        // The crossover every path reaches, not this CPU's: on AVX-512 a
+        // plain count of n = 10 or 11 takes the join.
+        let (even, odd) = JOIN_FROM.1;
+        for n in [even - 2, even, odd - 2, odd, 22, 26] {
+            let described = shard_of(n, Options::default()).unwrap();
+            let join = n >= if n % 2 == 0 { even } else { odd };
+            let expected = (
+                if join {
+                    Algorithm::Join
+                } else {
+                    Algorithm::Parallel
+                },
+                join.then(|| JoinLayout::automatic(n)),
+            );
+            assert_eq!((described.algorithm, described.layout), expected, "n = {n}");
+        }
+        // Where the board's join does not fit this machine the shard is
+        // refused, naming the flag; a plain count takes the backtracker.
+        let small = Options::default().with_max_memory(Some(1 << 20));
+        match shard_of(16, small) {
+            Err(JobError::Count(Error::Refused { flag, rule, .. })) => {
+                assert_eq!(flag, "--max-memory <SIZE>");
+                assert!(rule.contains("--algo parallel"), "{rule}");
+            }
+            other => panic!("{other:?}"),
+        }
+        let plain = Job::new(16, small, Some(2), Run::default()).unwrap();
+        assert_eq!(plain.describe().algorithm, Algorithm::Parallel);
+        assert!(plain.describe().join_memory.is_some());
+    }
+
+    #[test]
+    fn a_plain_count_lays_the_join_out_as_its_memory_allows() {
+        let n = 22;
+        let plan = |layout| Join::plan(n, layout, 2).unwrap().total();
+        let (table, searched) = (plan(JoinLayout::Table), plan(JoinLayout::Searched));
+        assert!(searched < table, "{searched} {table}");
+        let within = |bytes| {
+            let options = Options::default().with_max_memory(Some(bytes));
+            Job::new(n, options, Some(2), Run::default())
+                .unwrap()
+                .describe()
+        };
+        let roomy = within(table);
+        assert_eq!(roomy.layout, Some(JoinLayout::Table));
+        assert_eq!(roomy.join_memory, None);
+        let tight = within(searched);
+        assert_eq!(
+            (tight.algorithm, tight.layout),
+            (Algorithm::Join, Some(JoinLayout::Searched))
+        );
+        assert_eq!(tight.join_memory.map(|m| m.needed_bytes), Some(table));
+        let short = within(searched - 1);
+        assert_eq!((short.algorithm, short.layout), (Algorithm::Parallel, None));
+        // A shard never trades its board's layout for memory.
+        let options = Options::default().with_max_memory(Some(searched));
+        assert!(shard_of(n, options).is_err());
     }
 }

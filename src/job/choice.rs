@@ -64,7 +64,7 @@ pub struct JoinMemory {
 /// backtracking engine when the options set something only it takes (a
 /// depth, a symmetry other than full) and on boards below [`JOIN_FROM`]
 /// (results/2026-12-03-vm-engines: from there to n = 32 the join's
-/// forecast is the smaller, 120x at n = 28); the join otherwise. The
+/// forecast is the smaller: 65x at n = 28, 23x at 32); the join otherwise. The
 /// machine decider also takes the path (an instruction set asked for that
 /// one engine lacks on this CPU takes the other; the crossover of the path
 /// the join runs) and the memory: the join's automatic layout, else its

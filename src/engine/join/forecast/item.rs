@@ -471,10 +471,7 @@ impl Join {
         let bits = keyed::key_bits(outer.halves, self.run);
         let key = keyed::choose_key(&outer.patterns, &first.patterns, shape.bits(), bits);
         let most = self.run as f64;
-        let rate = match long {
-            0 => self.seconds_per_work(outer, first, (shape, 0)),
-            _ => self.seconds_per_work(&outer.off(long), first, (shape, long)),
-        };
+        let rate = self.pass_pace((outer, first), key, (shape, long));
         let share =
             |half: &HalfSketch, kept: usize| half.halves / half.patterns.len() as f64 * kept as f64;
         let (mut glue_s, mut work) = (0.0, 0.0);
@@ -538,6 +535,44 @@ impl Join {
         let filled: f64 = inners.iter().map(|inner| inner.filled_s).sum::<f64>() * scale;
         sketch.glue_s += glue_s + outer.filled_s + outer.tests_s() + filled;
         sketch.pairs_s += rate * work;
+    }
+}
+
+impl Join {
+    /// This machine's seconds per unit of [`pairs::work`] in a key pass
+    /// of `outer` against `inner` on `key`: timed on the lists of the
+    /// value that keeps the most of the outer side's sample, where the
+    /// key's bits are dead, as in every pass (the count squeezes them
+    /// out: fewer chunks than both whole sides would take).
+    fn pass_pace(
+        &self,
+        (outer, inner): (&HalfSketch, &HalfSketch),
+        key: u64,
+        (shape, long): (Shape, u64),
+    ) -> f64 {
+        let mut kept = std::collections::BTreeMap::new();
+        for &x in &outer.patterns {
+            *kept.entry(x & key).or_insert(0usize) += 1;
+        }
+        let value = kept
+            .into_iter()
+            .max_by_key(|&(_, kept)| kept)
+            .map_or(0, |(value, _)| value);
+        let pass = |half: &HalfSketch, keep: &dyn Fn(u64) -> bool| HalfSketch {
+            patterns: half.patterns.iter().copied().filter(|&x| keep(x)).collect(),
+            ..HalfSketch::default()
+        };
+        let outer_v = pass(outer, &|x| x & key == value);
+        let inner_v = pass(inner, &|x| x & value == 0);
+        // A pass with nothing on a side: the whole sides' pace.
+        let (outer, inner) = match outer_v.patterns.is_empty() || inner_v.patterns.is_empty() {
+            true => (pass(outer, &|_| true), pass(inner, &|_| true)),
+            false => (outer_v, inner_v),
+        };
+        match long {
+            0 => self.seconds_per_work(&outer, &inner, (shape, 0)),
+            _ => self.seconds_per_work(&outer.off(long), &inner, (shape, long)),
+        }
     }
 }
 

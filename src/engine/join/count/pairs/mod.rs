@@ -187,7 +187,36 @@ fn count_into(simd: Simd, sliced: &[u64], stream: &[u64], bits: usize, weights: 
     if key.len() == 0 {
         return count_streams(simd, sliced, &[stream], bits, weights);
     }
+    // The sieve copies both sides: bits no pair clashes on go as well,
+    // as many as save chunks.
+    let dead = dead_bits((sliced, stream), bits, weights) & !key.mask();
+    let key = key.without(fewest_saving_chunks(dead, key.kept_bits(bits)));
     count_sieved(simd, key, (sliced, stream), bits, weights)
+}
+
+/// The bits of patterns of `bits` bits that no pair of `a` and `b` can
+/// clash on, one side never holding them, and that are not `weights`.
+fn dead_bits((a, b): (&[u64], &[u64]), bits: usize, weights: u64) -> u64 {
+    let held = |side: &[u64]| side.iter().fold(0, |held, &x| held | x);
+    let within = u64::MAX >> (64 - bits.clamp(1, 64));
+    within & !(held(a) & held(b)) & !weights
+}
+
+/// The fewest of the `dead` bits, the highest first, that leave as few
+/// chunks of patterns of `kept` bits as all of them would: a chunk saved
+/// is an AND for every pattern streamed past a block, and a bit squeezed
+/// that saves none only makes the sorting's gathers longer (the highest
+/// shorten the top run, no new one).
+fn fewest_saving_chunks(dead: u64, kept: usize) -> u64 {
+    let fewest = kept - dead.count_ones() as usize;
+    let need = kept.saturating_sub(fewest.div_ceil(CHUNK) * CHUNK);
+    let (mut taken, mut rest) = (0u64, dead);
+    for _ in 0..need {
+        let top = 1u64 << (63 - rest.leading_zeros());
+        taken |= top;
+        rest &= !top;
+    }
+    taken
 }
 
 /// The work of [`count_weighted`] on sides of `lens` patterns like the
@@ -387,15 +416,24 @@ mod tests {
                         b in prop::collection::vec(any::<u64>(), 0..700),
                         key in prop::collection::vec(0u32..40, 1..=sieve::MOST_KEY_BITS),
                         weights in any::<u64>(),
+                        dead in any::<u64>(),
                     ) {
                         if runs_in($counter, "sieved_counts_are_the_weighted_double_loop") {
                             let (a, b) = (thin(&a, 40, 2), thin(&b, 40, 2));
                             let key = key.iter().fold(0u64, |mask, &bit| mask | 1 << bit);
                             let weights = thin(&[weights], 40, 3)[0] & !key;
+                            let expected = count_naive_weighted(&a, &b, weights);
                             prop_assert_eq!(
                                 count_sieved($counter, sieve::Key::of(key), (&a, &b), 40, weights),
-                                count_naive_weighted(&a, &b, weights)
+                                expected
                             );
+                            // Bits the sliced side never holds squeezed out
+                            // as well (scattered: up to 32 runs around them).
+                            let dead = dead & !key & !weights & (u64::MAX >> 24);
+                            let a: Vec<u64> = a.iter().map(|&x| x & !dead).collect();
+                            let expected = count_naive_weighted(&a, &b, weights);
+                            let key = sieve::Key::of(key).without(dead);
+                            prop_assert_eq!(count_sieved($counter, key, (&a, &b), 40, weights), expected);
                         }
                     }
 
@@ -432,6 +470,29 @@ mod tests {
             // As plain counts by part, as long sides are.
             prop_assert_eq!(count_by_parts(simd, &a, &mut b, 40, weights), expected);
         }
+    }
+
+    #[test]
+    fn dead_bits_are_those_one_side_never_holds_and_no_weight() {
+        let (a, b) = ([0b0011, 0b0101], [0b1100, 0b0110]);
+        // Held by both: bits 1 and 2; bit 3 a weight.
+        assert_eq!(dead_bits((&a, &b), 6, 0b1000), 0b11_0001);
+        assert_eq!(dead_bits((&a, &[]), 6, 0), 0b11_1111);
+    }
+
+    #[test]
+    fn dead_bits_are_squeezed_only_as_far_as_they_save_chunks() {
+        // 43 bits kept: 9 chunks; 6 dead leave 37, 8 chunks, which 40
+        // make as well: the 3 highest dead bits.
+        let dead = 0b1011_0000_0110_0001;
+        assert_eq!(fewest_saving_chunks(dead, 43), 0b1011_0000_0000_0000);
+        // 40 kept, 2 dead: 38 is 8 chunks as 40 is: none.
+        assert_eq!(fewest_saving_chunks(0b11, 40), 0);
+        assert_eq!(fewest_saving_chunks(0, 40), 0);
+        // 36 kept, 2 dead: 35 makes 7 chunks as 34 does: the higher one.
+        assert_eq!(fewest_saving_chunks(0b1_0001, 36), 0b1_0000);
+        // All of them where every one counts.
+        assert_eq!(fewest_saving_chunks(0b11_0001, 38), 0b11_0001);
     }
 
     #[test]

@@ -541,7 +541,8 @@ impl Join {
 impl Join {
     /// This machine's seconds per unit of [`pairs::work`] in a key pass
     /// of `outer` against `inner` on `key`: timed on the lists of the
-    /// value that keeps the most of the outer side's sample, where the
+    /// value that keeps the most of the outer side's sample clear of the
+    /// long diagonals `long` (the halves the timing slices), where the
     /// key's bits are dead, as in every pass (the count squeezes them
     /// out: fewer chunks than both whole sides would take).
     fn pass_pace(
@@ -551,27 +552,32 @@ impl Join {
         (shape, long): (Shape, u64),
     ) -> f64 {
         let mut kept = std::collections::BTreeMap::new();
-        for &x in &outer.patterns {
+        for &x in outer.patterns.iter().filter(|&&x| x & long == 0) {
             *kept.entry(x & key).or_insert(0usize) += 1;
         }
-        let value = kept
-            .into_iter()
-            .max_by_key(|&(_, kept)| kept)
-            .map_or(0, |(value, _)| value);
         let pass = |half: &HalfSketch, keep: &dyn Fn(u64) -> bool| HalfSketch {
             patterns: half.patterns.iter().copied().filter(|&x| keep(x)).collect(),
             ..HalfSketch::default()
         };
-        let outer_v = pass(outer, &|x| x & key == value);
-        let inner_v = pass(inner, &|x| x & value == 0);
-        // A pass with nothing on a side: the whole sides' pace.
-        let (outer, inner) = match outer_v.patterns.is_empty() || inner_v.patterns.is_empty() {
-            true => (pass(outer, &|_| true), pass(inner, &|_| true)),
-            false => (outer_v, inner_v),
+        let clear = |x: u64| x & long == 0;
+        let timed = match kept.into_iter().max_by_key(|&(_, kept)| kept) {
+            Some((value, _)) => (
+                pass(outer, &|x| x & key == value && clear(x)),
+                pass(inner, &|x| x & value == 0),
+            ),
+            None => (pass(outer, &clear), pass(inner, &|_| true)),
         };
-        match long {
-            0 => self.seconds_per_work(&outer, &inner, (shape, 0)),
-            _ => self.seconds_per_work(&outer.off(long), &inner, (shape, long)),
+        // A list with nothing in it times nothing (one unit of work at
+        // the price of a call): the whole sides then, as before key
+        // passes, and unweighted where no outer half is clear.
+        match timed {
+            (a, b) if !a.patterns.is_empty() && !b.patterns.is_empty() => {
+                self.seconds_per_work(&a, &b, (shape, long))
+            }
+            _ => match outer.off(long) {
+                a if !a.patterns.is_empty() => self.seconds_per_work(&a, inner, (shape, long)),
+                _ => self.seconds_per_work(outer, inner, (shape, 0)),
+            },
         }
     }
 }
@@ -605,6 +611,36 @@ impl HalfSketch {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A pass whose timed list would be empty (every sampled outer half
+    /// of the chosen value on a long diagonal) is timed on the whole
+    /// sides instead: an empty list times a call for one unit of work,
+    /// and priced every pair of n = 26 at 10^5 times its cost.
+    #[test]
+    fn a_pass_pace_is_timed_on_halves_not_on_empty_lists() {
+        let join = Join::new(16, Join::fastest(), u64::MAX).unwrap();
+        let shape = join.frames[0].shape;
+        let (long, key) = (1u64, 0b110);
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed & (u64::MAX >> (64 - shape.bits()))
+        };
+        let sketch = |patterns| HalfSketch {
+            patterns,
+            ..HalfSketch::default()
+        };
+        let outer = sketch((0..300).map(|_| next() & next() | long).collect());
+        let inner = sketch((0..300).map(|_| next() & next() & !long).collect());
+        let each = join.pass_pace((&outer, &inner), key, (shape, long));
+        let whole = join.seconds_per_work(&outer, &inner, (shape, 0));
+        assert!(
+            each > 0.0 && each < 100.0 * whole,
+            "{each} s a unit against {whole}"
+        );
+    }
 
     /// Where a half has no more splits than are drawn and no cell more
     /// upper quarters than are glued, the sketch glues all of it: its

@@ -551,33 +551,33 @@ impl Join {
         key: u64,
         (shape, long): (Shape, u64),
     ) -> f64 {
+        let clear = outer.off(long);
         let mut kept = std::collections::BTreeMap::new();
-        for &x in outer.patterns.iter().filter(|&&x| x & long == 0) {
+        for &x in &clear.patterns {
             *kept.entry(x & key).or_insert(0usize) += 1;
         }
         let pass = |half: &HalfSketch, keep: &dyn Fn(u64) -> bool| HalfSketch {
             patterns: half.patterns.iter().copied().filter(|&x| keep(x)).collect(),
             ..HalfSketch::default()
         };
-        let clear = |x: u64| x & long == 0;
-        let timed = match kept.into_iter().max_by_key(|&(_, kept)| kept) {
-            Some((value, _)) => (
-                pass(outer, &|x| x & key == value && clear(x)),
-                pass(inner, &|x| x & value == 0),
-            ),
-            None => (pass(outer, &clear), pass(inner, &|_| true)),
-        };
+        let timed = kept
+            .into_iter()
+            .max_by_key(|&(_, kept)| kept)
+            .map(|(value, _)| {
+                (
+                    pass(&clear, &|x| x & key == value),
+                    pass(inner, &|x| x & value == 0),
+                )
+            });
         // A list with nothing in it times nothing (one unit of work at
         // the price of a call): the whole sides then, as before key
         // passes, and unweighted where no outer half is clear.
         match timed {
-            (a, b) if !a.patterns.is_empty() && !b.patterns.is_empty() => {
+            Some((a, b)) if !a.patterns.is_empty() && !b.patterns.is_empty() => {
                 self.seconds_per_work(&a, &b, (shape, long))
             }
-            _ => match outer.off(long) {
-                a if !a.patterns.is_empty() => self.seconds_per_work(&a, inner, (shape, long)),
-                _ => self.seconds_per_work(outer, inner, (shape, 0)),
-            },
+            _ if !clear.patterns.is_empty() => self.seconds_per_work(&clear, inner, (shape, long)),
+            _ => self.seconds_per_work(outer, inner, (shape, 0)),
         }
     }
 }

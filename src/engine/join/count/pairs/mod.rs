@@ -198,8 +198,12 @@ fn count_into(simd: Simd, sliced: &[u64], stream: &[u64], bits: usize, weights: 
 /// clash on, one side never holding them, and that are not `weights`.
 fn dead_bits((a, b): (&[u64], &[u64]), bits: usize, weights: u64) -> u64 {
     let held = |side: &[u64]| side.iter().fold(0, |held, &x| held | x);
-    let within = u64::MAX >> (64 - bits.clamp(1, 64));
-    within & !(held(a) & held(b)) & !weights
+    low_bits(bits) & !(held(a) & held(b)) & !weights
+}
+
+/// The bits a pattern of `bits` bits may hold.
+fn low_bits(bits: usize) -> u64 {
+    u64::MAX >> (64 - bits.clamp(1, 64))
 }
 
 /// The fewest of the `dead` bits, the highest first, that leave as few

@@ -156,8 +156,7 @@ impl Key {
 
     /// How many bits a squeezed pattern of `bits` bits keeps.
     pub(super) fn kept_bits(self, bits: usize) -> usize {
-        let within = u64::MAX >> (64 - bits.clamp(1, 64));
-        (within & !(self.mask | self.dead)).count_ones() as usize
+        (super::low_bits(bits) & !(self.mask | self.dead)).count_ones() as usize
     }
 
     /// Its bits.

@@ -92,3 +92,33 @@ fn the_backtracker_matches_oeis_at_fifteen_and_sixteen_on_every_path_and_symmetr
         }
     }
 }
+
+/// The largest board [`each_join_layout_matches_oeis_from_four_to_twenty_two`]
+/// counts: 22, or `NQUEENS_SLOW_LAYOUTS_TO` where a machine cannot spare
+/// the hours n = 22 takes on 2 cores (about 50 minutes a layout; 16
+/// cores take a few).
+fn layouts_to() -> usize {
+    match std::env::var("NQUEENS_SLOW_LAYOUTS_TO") {
+        Ok(to) => to
+            .parse()
+            .expect("NQUEENS_SLOW_LAYOUTS_TO is a board size, 4..=22"),
+        Err(_) => 22,
+    }
+}
+
+#[test]
+#[ignore = "slow: hours on 2 cores to n = 22 (NQUEENS_SLOW_LAYOUTS_TO caps it); run by scripts/slow-tests.sh"]
+fn each_join_layout_matches_oeis_from_four_to_twenty_two() {
+    use nqueens::JoinLayout;
+    for n in 4..=layouts_to() {
+        for layout in [JoinLayout::Table, JoinLayout::Searched] {
+            let options = Options::default().with_layout(Some(layout));
+            let started = std::time::Instant::now();
+            let result = count(n, &options).unwrap();
+            let what = format!("n = {n}, layout {layout:?}");
+            assert_eq!(result.total, known_total(n).unwrap(), "{what}");
+            assert_eq!(result.unique, known_unique(n), "{what}");
+            eprintln!("{what}: exact, {:.1} s", started.elapsed().as_secs_f64());
+        }
+    }
+}

@@ -101,7 +101,9 @@ pub use engine::join::{Join, JoinLayout};
 pub use engine::{Engine, EngineId, Fingerprint};
 pub use exec::forecast::Forecast;
 pub use exec::{Phase, Progress};
-pub use job::{Algorithm, Count, Counted, Job, JobError, Options, Outcome, Run, JOIN_FROM};
+pub use job::{
+    Algorithm, Count, Counted, GpuAsk, GpuUse, Job, JobError, Options, Outcome, Run, JOIN_FROM,
+};
 pub use reduce::{Classes, Fixed, Tally};
 pub use solutions::Solutions;
 

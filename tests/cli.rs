@@ -983,3 +983,20 @@ fn status_of_a_shard_names_its_kind_once() {
     assert_eq!(status["kind"], "shard");
     assert_eq!(status["path"], shard);
 }
+
+#[cfg(not(feature = "gpu"))]
+#[test]
+fn gpu_without_the_feature_says_how_to_build_it() {
+    rejects(
+        &["count", "12", "--gpu"],
+        "--gpu",
+        "cargo build --release --features gpu",
+    );
+    // What the flags combine with is refused first, the same in any build.
+    rejects(
+        &["count", "12", "--gpu", "--algo", "parallel"],
+        "--gpu",
+        "applies only to --algo join or auto",
+    );
+    rejects(&["count", "12", "--gpu-device", "0"], "--gpu", "required");
+}

@@ -128,6 +128,15 @@ pub struct CountArgs {
     /// and prints; needs a build with the cargo feature "mpi".
     #[arg(long)]
     pub mpi: bool,
+    /// Count the join's long pair jobs on a GPU (any Vulkan, Metal or DX12
+    /// driver, through wgpu): implies --algo join; needs a build with the
+    /// cargo feature "gpu".
+    #[arg(long)]
+    pub gpu: bool,
+    /// Which GPU adapter --gpu takes, from 0 [default: the one the drivers
+    /// prefer, a discrete GPU first].
+    #[arg(long, value_name = "K", requires = "gpu")]
+    pub gpu_device: Option<usize>,
 }
 
 impl CountArgs {
@@ -142,6 +151,15 @@ impl CountArgs {
                 .map(|((index, shards), out)| ShardRun { index, shards, out }),
             mpi_ranks: None,
         }
+    }
+
+    /// The job flags' options with the GPU asked for (`resumable`: as
+    /// [`JobFlags::options`]).
+    pub fn options(&self, resumable: bool) -> Options {
+        let gpu = self.gpu.then_some(nqueens::GpuAsk {
+            device: self.gpu_device,
+        });
+        self.job.options(resumable).with_gpu(gpu)
     }
 }
 

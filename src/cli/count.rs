@@ -84,7 +84,7 @@ pub fn resolve(args: &CountArgs, run: nqueens::Run, threads: usize) -> anyhow::R
         }
         .into());
     }
-    let options = args.job.options(args.checkpoint.is_some());
+    let options = args.options(args.checkpoint.is_some());
     let job = Job::new(args.n, options, Some(threads), run).map_err(job_error)?;
     let algorithm = job.options().algorithm;
     args.job.check(algorithm)?;

@@ -69,8 +69,7 @@ pub fn count(args: &CountArgs) -> anyhow::Result<()> {
         return resolved.map_or(Ok(()), |r| r.map(|_| ()));
     }
     if rank != 0 {
-        let job =
-            Job::from_plan_words(words, args.job.options(false), threads).map_err(job_error)?;
+        let job = Job::from_plan_words(words, args.options(false), threads).map_err(job_error)?;
         let engine = job.engine().map_err(usage_error)?.expect("a pooled job");
         let pool = job
             .pool()

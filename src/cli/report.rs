@@ -253,6 +253,16 @@ pub fn write_report(out: &mut dyn Write, report: &Report) -> io::Result<()> {
     if let Some(layout) = c.layout {
         writeln!(out, "  layout       {layout}")?;
     }
+    if let Some(gpu) = &c.gpu {
+        writeln!(
+            out,
+            "  gpu          {} ({}): {} pairs, busy {:.0} %",
+            gpu.adapter,
+            gpu.backend,
+            gpu.pairs,
+            100.0 * gpu.busy
+        )?;
+    }
     writeln!(out, "  subproblems  {}", c.subproblems)?;
     writeln!(out, "  work items   {}", c.items)?;
     if let Some(done) = report.resumed_items {

@@ -52,7 +52,8 @@ pub(super) fn check_run(run: &Run) -> Result<(), Error> {
 
 /// Refuses the options that do not go together: a depth out of range; a
 /// depth or symmetry with the join, which has neither; a layout with the
-/// backtracker, or one the board cannot take; a run only the pooled
+/// backtracker, or one the board cannot take; a GPU with any engine but
+/// the join; a run only the pooled
 /// engines do (a journal, a shard, MPI) with a serial search. (The serial
 /// searches ignore the pooled engines' options.)
 pub(super) fn check_options(n: usize, options: &Options, run: &Run) -> Result<(), Error> {
@@ -83,6 +84,17 @@ pub(super) fn check_options(n: usize, options: &Options, run: &Run) -> Result<()
             return Err(refuse("--layout <LAYOUT>", layout.to_string(), "join"));
         }
         layout.check(n)?;
+    }
+    if options.gpu.is_some() && options.algorithm != Algorithm::Join {
+        let rule = format!(
+            "counts the join's pairs on a GPU: it applies only to --algo join or auto, not {}",
+            options.algorithm
+        );
+        return Err(Error::Refused {
+            flag: "--gpu",
+            value: "true".to_string(),
+            rule,
+        });
     }
     if !options.algorithm.is_parallel() {
         let pooled_only = [

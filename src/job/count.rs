@@ -5,7 +5,7 @@ use serde::Serialize;
 
 use super::options::Algorithm;
 use crate::engine::cpu::Simd;
-use crate::engine::join::JoinLayout;
+use crate::engine::join::{GpuReport, JoinLayout};
 use crate::engine::{Engine, Fingerprint};
 use crate::problem::{Error, Symmetry};
 use crate::reduce::Classes;
@@ -53,6 +53,40 @@ pub struct Count {
     pub peak_bytes: Option<u64>,
     /// Wall-clock time of the count, planning included, in seconds.
     pub elapsed_s: f64,
+    /// What the GPU did, where the join counted pairs on one (`--gpu`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub gpu: Option<GpuUse>,
+}
+
+/// What the GPU of a count did: the adapter and its backend, the pairs of
+/// halves it compared, and the share of the count's wall-clock time that
+/// at least one pair job was on it (from the host's side: its transfers
+/// included).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct GpuUse {
+    /// The adapter's name, as its driver gives it.
+    pub adapter: String,
+    /// Vulkan, Metal or DX12.
+    pub backend: String,
+    /// Pairs of halves compared on it.
+    pub pairs: u64,
+    /// Share of the wall-clock time, 0..=1.
+    pub busy: f64,
+}
+
+impl GpuUse {
+    /// `report`'s figures for a count of `elapsed_s` seconds.
+    pub fn of(report: GpuReport, elapsed_s: f64) -> GpuUse {
+        GpuUse {
+            adapter: report.adapter,
+            backend: report.backend,
+            pairs: report.pairs,
+            busy: match elapsed_s > 0.0 {
+                true => (report.busy_s / elapsed_s).min(1.0),
+                false => 0.0,
+            },
+        }
+    }
 }
 
 /// What a count of an engine's items knows beside their tally: how they
@@ -104,6 +138,7 @@ impl Count {
             planned_bytes: counted.planned_bytes,
             peak_bytes: peak_memory(),
             elapsed_s: counted.elapsed_s,
+            gpu: None,
         })
     }
 

@@ -28,15 +28,15 @@ use std::time::Instant;
 use self::checks::{check_options, check_run};
 use self::choice::Decider;
 pub use self::choice::{memory_limit, Choice, JoinMemory, JOIN_FROM};
-pub use self::count::{Count, Counted};
-pub use self::options::{Algorithm, Options};
+pub use self::count::{Count, Counted, GpuUse};
+pub use self::options::{Algorithm, GpuAsk, Options};
 pub use self::started::{Outcome, Started};
 use crate::engine::any::AnyEngine;
 use crate::engine::backtrack::forecast::Search;
 use crate::engine::backtrack::plan::Plan;
 use crate::engine::backtrack::Backtrack;
 use crate::engine::cpu::Simd;
-use crate::engine::join::{self, Join, JoinLayout};
+use crate::engine::join::{self, Gpu, GpuError, GpuReport, Join, JoinLayout};
 use crate::engine::{Engine, EngineId, Fingerprint};
 use crate::exec::forecast::{self, Forecast};
 use crate::exec::journal::{self, Journal, JournalError};
@@ -154,6 +154,8 @@ pub struct Job {
     own_pool: Option<OnceLock<rayon::ThreadPool>>,
     run: Run,
     join_memory: Option<JoinMemory>,
+    /// The GPU the join counts its long pair jobs on (`--gpu`).
+    gpu: Option<Arc<Gpu>>,
     engine: OnceLock<AnyEngine>,
 }
 
@@ -205,8 +207,10 @@ impl Job {
                 options.layout = planned.layout;
             }
         }
-        // A layout is the join's: asking for one asks for the join.
-        if options.layout.is_some() && options.algorithm == Algorithm::Auto {
+        // A layout and a GPU are the join's: asking for one asks for the
+        // join.
+        let join_only = options.layout.is_some() || options.gpu.is_some();
+        if join_only && options.algorithm == Algorithm::Auto {
             options.algorithm = Algorithm::Join;
         }
         check_options(n, &options, &run)?;
@@ -237,6 +241,12 @@ impl Job {
                 }
             });
         }
+        // The GPU opened once, here: no adapter is a refusal before
+        // anything runs.
+        let gpu = match options.gpu.filter(|_| options.algorithm == Algorithm::Join) {
+            Some(ask) => Some(Arc::new(open_gpu(ask)?)),
+            None => None,
+        };
         Ok(Job {
             n,
             options,
@@ -244,8 +254,14 @@ impl Job {
             own_pool,
             run,
             join_memory: choice.join_memory,
+            gpu,
             engine: OnceLock::new(),
         })
+    }
+
+    /// What its GPU did so far (`None` without one).
+    pub fn gpu_report(&self) -> Option<GpuReport> {
+        self.gpu.as_ref().map(|gpu| gpu.report())
     }
 
     /// The board size.
@@ -345,6 +361,10 @@ impl Job {
             return Ok(Some(engine));
         }
         let built = self.install(|| build(self.n, &self.options, self.threads))??;
+        let built = match (built, &self.gpu) {
+            (AnyEngine::Join(join), Some(gpu)) => AnyEngine::Join(join.with_gpu(Arc::clone(gpu))),
+            (built, _) => built,
+        };
         Ok(Some(self.engine.get_or_init(|| built)))
     }
 
@@ -504,8 +524,29 @@ impl Job {
     /// As [`Count::of_engine`]; as [`Job::engine`].
     pub fn count_of(&self, tally: Tally, threads: usize, elapsed_s: f64) -> Result<Count, Error> {
         let engine = self.engine()?.expect("a pooled count has an engine");
-        Count::of_engine(engine, tally, threads, elapsed_s)
+        let mut count = Count::of_engine(engine, tally, threads, elapsed_s)?;
+        count.gpu = self
+            .gpu_report()
+            .map(|report| GpuUse::of(report, elapsed_s));
+        Ok(count)
     }
+}
+
+/// The GPU `ask` names, or the refusal of the flag that asked for it.
+fn open_gpu(ask: GpuAsk) -> Result<Gpu, Error> {
+    Gpu::open(ask.device).map_err(|e| {
+        let (flag, value) = match (&e, ask.device) {
+            (GpuError::NoSuchDevice { .. }, Some(device)) => {
+                ("--gpu-device <K>", device.to_string())
+            }
+            _ => ("--gpu", "true".to_string()),
+        };
+        Error::Refused {
+            flag,
+            value,
+            rule: e.to_string(),
+        }
+    })
 }
 
 /// The engine `options` (a concrete algorithm) say, at the depth they

@@ -136,6 +136,19 @@ pub struct Options {
     /// ([`JoinLayout::automatic`]; a resumed journal's). Asking for one
     /// asks for the join.
     pub layout: Option<JoinLayout>,
+    /// The GPU that counts the join's long pair jobs (`--gpu`), or `None`
+    /// for the CPU alone. Asking for one asks for the join; it changes no
+    /// item nor the fingerprint, so a journal or shard counted with it
+    /// resumes and merges with one counted without.
+    pub gpu: Option<GpuAsk>,
+}
+
+/// A GPU asked for: which adapter (`--gpu-device K`; `None`: the one the
+/// drivers prefer, a discrete GPU first).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct GpuAsk {
+    /// The adapter's index among those the drivers offer.
+    pub device: Option<usize>,
 }
 
 impl Options {
@@ -169,6 +182,12 @@ impl Options {
     /// board's own).
     pub fn with_layout(self, layout: Option<JoinLayout>) -> Options {
         Options { layout, ..self }
+    }
+
+    /// These options with the join's long pair jobs on the GPU `gpu`
+    /// (`None`: the CPU alone).
+    pub fn with_gpu(self, gpu: Option<GpuAsk>) -> Options {
+        Options { gpu, ..self }
     }
 
     /// The most subproblems the parallel engine's plan may hold under

@@ -74,6 +74,8 @@ mod order;
 use std::ops::Range;
 use std::sync::Arc;
 
+use self::count::pairs;
+pub use self::count::pairs::gpu::{Gpu, GpuError, GpuReport};
 use self::count::{Frame, QuarterTable, Source, Splits, RUN, SEARCHED_FILL_MOST};
 pub use self::forecast::Sketch;
 use self::order::{count_items, Layout, Order};
@@ -285,6 +287,8 @@ pub struct Join {
     /// The most placements a worker fills a row set with where cells are
     /// searched ([`glue::SEARCHED_FILL_MOST`]).
     fill_most: u64,
+    /// The GPU that takes its long pair jobs (`--gpu`), if any.
+    gpu: Option<Arc<Gpu>>,
 }
 
 impl Join {
@@ -368,6 +372,30 @@ impl Join {
             reflect: n >= REFLECT_FROM,
             run: RUN,
             fill_most: SEARCHED_FILL_MOST,
+            gpu: None,
+        }
+    }
+
+    /// This join with its long pair jobs counted on `gpu`: the same
+    /// items, the same counts (the fingerprint does not change, so a
+    /// journal or a shard may be counted partly with and partly without).
+    pub fn with_gpu(self, gpu: Arc<Gpu>) -> Join {
+        Join {
+            gpu: Some(gpu),
+            ..self
+        }
+    }
+
+    /// What its GPU did so far, if it has one.
+    pub fn gpu_report(&self) -> Option<GpuReport> {
+        self.gpu.as_ref().map(|gpu| gpu.report())
+    }
+
+    /// What its pairs are counted on.
+    pub(in crate::engine::join) fn counter(&self) -> pairs::Counter<'_> {
+        pairs::Counter {
+            simd: self.simd,
+            gpu: self.gpu.as_deref(),
         }
     }
 

@@ -427,7 +427,7 @@ impl Join {
             kept.truncate(clean);
             // Counted by the weights the others hold (a list sorted in
             // place), so that the longer side may be sliced.
-            both_ways += pairs::count_by_weight(self.simd, kept, others, bits, long);
+            both_ways += pairs::count_by_weight(self.counter(), kept, others, bits, long);
         }
         weight / 2 * both_ways
     }
@@ -465,7 +465,9 @@ impl Join {
                 if east_runs.len() > 1 || west_runs.len() > 1 {
                     let pairs =
                         |east: &mut [u64], west: &mut [u64], spare: &mut Vec<u64>| match plain {
-                            true => weight * pairs::count(self.simd, east, west, shape.bits()),
+                            true => {
+                                weight * pairs::count_on(self.counter(), east, west, shape.bits())
+                            }
                             false => self.count_reflected((east, west), weight, spare, shape),
                         };
                     let sides = ((&east_half, &east_runs[..]), (&west_half, &west_runs[..]));
@@ -494,7 +496,9 @@ impl Join {
                             west_run = Some(j);
                         }
                         total += match plain {
-                            true => weight * pairs::count(self.simd, east, west, shape.bits()),
+                            true => {
+                                weight * pairs::count_on(self.counter(), east, west, shape.bits())
+                            }
                             false => self.count_reflected((east, west), weight, spare, shape),
                         };
                     }
@@ -511,7 +515,7 @@ impl Join {
             west_half.runs(self.run, west_runs);
             if west_runs.len() > 1 {
                 let pairs = |east: &[u64], west: &[u64]| {
-                    weight * pairs::count(self.simd, east, west, shape.bits())
+                    weight * pairs::count_on(self.counter(), east, west, shape.bits())
                 };
                 return self.count_keyed_frames(
                     (&west_half, &west_runs[..]),
@@ -548,7 +552,8 @@ impl Join {
                             east,
                         );
                         if !east.is_empty() {
-                            total += weight * pairs::count(self.simd, east, west, shape.bits());
+                            total +=
+                                weight * pairs::count_on(self.counter(), east, west, shape.bits());
                         }
                     }
                 }

@@ -59,6 +59,7 @@ mod avx2;
 #[cfg(target_arch = "x86_64")]
 mod avx512;
 mod blocks;
+pub mod gpu;
 #[cfg(target_arch = "aarch64")]
 mod neon;
 mod portable;
@@ -105,17 +106,40 @@ pub fn runs_in(simd: Simd, test: &str) -> bool {
     cpu::path_runs_in(&PATHS, simd, "pair counter", test)
 }
 
+/// What pairs are counted on: a CPU path, and a GPU (`--gpu`) that takes
+/// the pair jobs long enough to pay for their transfers, where a count
+/// has one.
+#[derive(Clone, Copy, Debug)]
+pub struct Counter<'a> {
+    /// The CPU path: the sieve, short jobs and all of them without a GPU.
+    pub simd: Simd,
+    /// The GPU, if any.
+    pub gpu: Option<&'a gpu::Gpu>,
+}
+
+impl Counter<'_> {
+    /// The CPU path `simd` alone.
+    pub fn cpu(simd: Simd) -> Counter<'static> {
+        Counter { simd, gpu: None }
+    }
+}
+
 /// The pairs of `a` and `b` with no common bit, among patterns of `bits`
 /// bits, counted on `simd`.
 ///
 /// # Panics
 /// If this CPU does not run the counter on `simd` ([`PATHS`]).
 pub fn count(simd: Simd, a: &[u64], b: &[u64], bits: usize) -> u64 {
+    count_on(Counter::cpu(simd), a, b, bits)
+}
+
+/// [`count`] on `counter`.
+pub fn count_on(counter: Counter, a: &[u64], b: &[u64], bits: usize) -> u64 {
     let (sliced, stream) = match slices_first(a.len(), b.len()) {
         true => (a, b),
         false => (b, a),
     };
-    count_into(simd, sliced, stream, bits, 0)
+    count_into(counter, sliced, stream, bits, 0)
 }
 
 /// From this many patterns on the longer side, [`count`] slices it.
@@ -143,17 +167,23 @@ pub fn slices_first(a: usize, b: usize) -> bool {
 /// the weights riding on the stream) and weighted. Shorter sides are
 /// counted by [`count_weighted`] (four short counts sort and build tables
 /// four times: 1.36x the time at n = 20).
-pub fn count_by_weight(simd: Simd, a: &[u64], b: &mut [u64], bits: usize, weights: u64) -> u64 {
+pub fn count_by_weight(
+    counter: Counter,
+    a: &[u64],
+    b: &mut [u64],
+    bits: usize,
+    weights: u64,
+) -> u64 {
     if a.len().max(b.len()) < SLICE_LONGER_FROM {
-        return count_weighted(simd, a, b, bits, weights);
+        return count_into(counter, a, b, bits, weights);
     }
-    count_by_parts(simd, a, b, bits, weights)
+    count_by_parts(counter, a, b, bits, weights)
 }
 
 /// [`count_by_weight`] as plain counts, whatever the lengths.
-fn count_by_parts(simd: Simd, a: &[u64], b: &mut [u64], bits: usize, weights: u64) -> u64 {
+fn count_by_parts(counter: Counter, a: &[u64], b: &mut [u64], bits: usize, weights: u64) -> u64 {
     if weights == 0 || b.is_empty() {
-        return count(simd, a, b, bits);
+        return count_on(counter, a, b, bits);
     }
     let bit = weights & weights.wrapping_neg();
     // Those without `bit` first.
@@ -166,7 +196,8 @@ fn count_by_parts(simd: Simd, a: &[u64], b: &mut [u64], bits: usize, weights: u6
     }
     let (lacking, holding) = b.split_at_mut(without);
     let rest = weights & !bit;
-    count_by_parts(simd, a, lacking, bits, rest) + 2 * count_by_parts(simd, a, holding, bits, rest)
+    count_by_parts(counter, a, lacking, bits, rest)
+        + 2 * count_by_parts(counter, a, holding, bits, rest)
 }
 
 /// The pairs of `a` and `b` with no common bit, each counted 2^k times for
@@ -175,10 +206,19 @@ fn count_by_parts(simd: Simd, a: &[u64], b: &mut [u64], bits: usize, weights: u6
 /// # Panics
 /// If this CPU does not run the counter on `simd` ([`PATHS`]).
 pub fn count_weighted(simd: Simd, a: &[u64], b: &[u64], bits: usize, weights: u64) -> u64 {
-    count_into(simd, a, b, bits, weights)
+    count_into(Counter::cpu(simd), a, b, bits, weights)
 }
 
-fn count_into(simd: Simd, sliced: &[u64], stream: &[u64], bits: usize, weights: u64) -> u64 {
+fn count_into(counter: Counter, sliced: &[u64], stream: &[u64], bits: usize, weights: u64) -> u64 {
+    // Long lists go to the GPU whole, if there is one: its dispatches
+    // want thousands of workgroups, which the sieve's buckets are not.
+    if let Some(gpu) = counter
+        .gpu
+        .filter(|gpu| gpu.takes(sliced.len(), stream.len()))
+    {
+        return gpu.count(sliced, stream, weights);
+    }
+    let simd = counter.simd;
     // Small lists do not pay for a block's tables.
     if sliced.len().min(stream.len()) < NAIVE_BELOW {
         return count_naive_weighted(sliced, stream, weights);
@@ -470,9 +510,9 @@ mod tests {
             let (a, mut b) = (thin(&a, 40, 2), thin(&b, 40, 2));
             let weights = weights.iter().fold(0u64, |mask, &bit| mask | 1 << bit);
             let expected = count_naive_weighted(&a, &b, weights);
-            prop_assert_eq!(count_by_weight(simd, &a, &mut b, 40, weights), expected);
+            prop_assert_eq!(count_by_weight(Counter::cpu(simd), &a, &mut b, 40, weights), expected);
             // As plain counts by part, as long sides are.
-            prop_assert_eq!(count_by_parts(simd, &a, &mut b, 40, weights), expected);
+            prop_assert_eq!(count_by_parts(Counter::cpu(simd), &a, &mut b, 40, weights), expected);
         }
     }
 

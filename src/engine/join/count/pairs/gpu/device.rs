@@ -1,0 +1,412 @@
+//! The GPU pair counter on wgpu: the adapter opened once, the shader
+//! compiled once, and each pair job its buffers, one dispatch per slice of
+//! the lists, and the workgroups' sums read back.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{mpsc, Mutex};
+use std::time::{Duration, Instant};
+
+use wgpu::util::DeviceExt;
+
+use super::{GpuError, GpuReport};
+
+// A pattern goes to the shader as its bytes: two u32 words, low first.
+const _: () = assert!(cfg!(target_endian = "little"));
+
+/// Invocations of a workgroup (`WORKGROUP` in `pairs.wgsl`).
+const WORKGROUP: usize = 256;
+
+/// The most patterns of either side one dispatch takes: 32 MiB a buffer,
+/// within every adapter's default binding limit (128 MiB), and 16,384
+/// workgroups, within one dimension's limit (65,535).
+const SLICE: usize = 1 << 22;
+
+/// From this many pairs a job goes to the GPU, unless NQUEENS_GPU_ALL=1
+/// sends every one: shorter jobs cost less on the CPU than their
+/// transfers and a submission (tens of microseconds).
+const GPU_FROM_PAIRS: u64 = 1 << 26;
+
+/// The most patterns of the sliced side one dispatch takes when stream
+/// patterns weigh up to 2^`weight_bits`: a workgroup's u32 sum is at most
+/// WORKGROUP × sliced × 2^weight_bits, kept below 2^32.
+fn most_sliced(weight_bits: u32) -> usize {
+    assert!(weight_bits <= 16, "{weight_bits} weight bits");
+    let most = (((1u64 << 32) - 1) / WORKGROUP as u64) >> weight_bits;
+    (most as usize).min(SLICE)
+}
+
+/// A GPU the join counts pairs on.
+pub struct Gpu {
+    device: wgpu::Device,
+    queue: wgpu::Queue,
+    pipeline: wgpu::ComputePipeline,
+    adapter: String,
+    backend: String,
+    /// Every job to the GPU, whatever its length (NQUEENS_GPU_ALL=1).
+    all: bool,
+    pairs: AtomicU64,
+    busy: Mutex<Busy>,
+}
+
+/// How long at least one job was on the GPU.
+#[derive(Default)]
+struct Busy {
+    in_flight: usize,
+    since: Option<Instant>,
+    total: Duration,
+}
+
+impl std::fmt::Debug for Gpu {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Gpu")
+            .field("adapter", &self.adapter)
+            .field("backend", &self.backend)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Gpu {
+    /// The adapter `device` of those the drivers offer (`None`: the one
+    /// wgpu prefers, a discrete GPU before an integrated or a software
+    /// one), with the counter's shader compiled on it.
+    pub fn open(device: Option<usize>) -> Result<Gpu, GpuError> {
+        let instance =
+            wgpu::Instance::new(wgpu::InstanceDescriptor::new_without_display_handle_from_env());
+        let adapter = match device {
+            Some(asked) => {
+                let mut adapters =
+                    pollster::block_on(instance.enumerate_adapters(wgpu::Backends::all()));
+                let found = adapters.len();
+                if found == 0 {
+                    return Err(GpuError::NoAdapter);
+                }
+                if asked >= found {
+                    return Err(GpuError::NoSuchDevice { asked, found });
+                }
+                adapters.swap_remove(asked)
+            }
+            None => pollster::block_on(instance.request_adapter(&wgpu::RequestAdapterOptions {
+                power_preference: wgpu::PowerPreference::HighPerformance,
+                ..Default::default()
+            }))
+            .map_err(|_| GpuError::NoAdapter)?,
+        };
+        let info = adapter.get_info();
+        let failed = |why: String| GpuError::Failed {
+            adapter: info.name.clone(),
+            why,
+        };
+        let (device, queue) = pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor {
+            label: Some("nqueens pairs"),
+            required_limits: wgpu::Limits::downlevel_defaults(),
+            ..Default::default()
+        }))
+        .map_err(|e| failed(e.to_string()))?;
+        let module = device.create_shader_module(wgpu::include_wgsl!("pairs.wgsl"));
+        let pipeline = device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+            label: Some("pairs"),
+            layout: None,
+            module: &module,
+            entry_point: Some("count"),
+            compilation_options: Default::default(),
+            cache: None,
+        });
+        Ok(Gpu {
+            device,
+            queue,
+            pipeline,
+            adapter: info.name.clone(),
+            backend: info.backend.to_string(),
+            all: std::env::var_os("NQUEENS_GPU_ALL").is_some_and(|v| v == "1"),
+            pairs: AtomicU64::new(0),
+            busy: Mutex::new(Busy::default()),
+        })
+    }
+
+    /// Whether a job of `sliced` × `streamed` pairs goes to the GPU.
+    pub(in crate::engine::join::count::pairs) fn takes(
+        &self,
+        sliced: usize,
+        streamed: usize,
+    ) -> bool {
+        self.all || (sliced as u64).saturating_mul(streamed as u64) >= GPU_FROM_PAIRS
+    }
+
+    /// The pairs of `sliced` and `stream` with no common bit, each counted
+    /// 2^k times for the k bits of `weights` its `stream` pattern has.
+    ///
+    /// # Panics
+    /// If the GPU fails mid-count (lost, out of memory): a count cannot
+    /// go on without the pairs it was given.
+    pub(in crate::engine::join::count::pairs) fn count(
+        &self,
+        sliced: &[u64],
+        stream: &[u64],
+        weights: u64,
+    ) -> u64 {
+        if sliced.is_empty() || stream.is_empty() {
+            return 0;
+        }
+        self.started();
+        let total = self.count_sliced((sliced, stream), weights, SLICE);
+        self.finished();
+        self.pairs.fetch_add(
+            (sliced.len() as u64).saturating_mul(stream.len() as u64),
+            Ordering::Relaxed,
+        );
+        total
+    }
+
+    /// [`Gpu::count`]'s pairs, each side cut in slices of at most `slice`
+    /// patterns (the sliced side's fewer if its weights need it).
+    fn count_sliced(&self, (sliced, stream): (&[u64], &[u64]), weights: u64, slice: usize) -> u64 {
+        let mut total = 0;
+        for a in sliced.chunks(most_sliced(weights.count_ones()).min(slice)) {
+            let a_buffer = self.patterns(a);
+            for b in stream.chunks(slice) {
+                total += self.dispatch((&a_buffer, a.len()), b, weights);
+            }
+        }
+        total
+    }
+
+    /// A storage buffer holding `patterns`.
+    fn patterns(&self, patterns: &[u64]) -> wgpu::Buffer {
+        // SAFETY: u64 has no padding and every byte pattern is a u8.
+        let bytes = unsafe {
+            std::slice::from_raw_parts(
+                patterns.as_ptr().cast::<u8>(),
+                std::mem::size_of_val(patterns),
+            )
+        };
+        self.device
+            .create_buffer_init(&wgpu::util::BufferInitDescriptor {
+                label: Some("patterns"),
+                contents: bytes,
+                usage: wgpu::BufferUsages::STORAGE,
+            })
+    }
+
+    /// One dispatch: the sliced patterns in `a` (so many) against `b`.
+    fn dispatch(&self, (a, a_len): (&wgpu::Buffer, usize), b: &[u64], weights: u64) -> u64 {
+        let groups = b.len().div_ceil(WORKGROUP);
+        let job: [u32; 4] = [
+            a_len as u32,
+            b.len() as u32,
+            weights as u32,
+            (weights >> 32) as u32,
+        ];
+        let job_bytes: Vec<u8> = job.iter().flat_map(|w| w.to_le_bytes()).collect();
+        let job = self
+            .device
+            .create_buffer_init(&wgpu::util::BufferInitDescriptor {
+                label: Some("job"),
+                contents: &job_bytes,
+                usage: wgpu::BufferUsages::UNIFORM,
+            });
+        let b = self.patterns(b);
+        let sums_size = (groups * 4) as u64;
+        let sums = self.device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("sums"),
+            size: sums_size,
+            usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC,
+            mapped_at_creation: false,
+        });
+        let read = self.device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("sums read back"),
+            size: sums_size,
+            usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
+            mapped_at_creation: false,
+        });
+        let bind = self.device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some("pairs"),
+            layout: &self.pipeline.get_bind_group_layout(0),
+            entries: &[
+                wgpu::BindGroupEntry {
+                    binding: 0,
+                    resource: job.as_entire_binding(),
+                },
+                wgpu::BindGroupEntry {
+                    binding: 1,
+                    resource: a.as_entire_binding(),
+                },
+                wgpu::BindGroupEntry {
+                    binding: 2,
+                    resource: b.as_entire_binding(),
+                },
+                wgpu::BindGroupEntry {
+                    binding: 3,
+                    resource: sums.as_entire_binding(),
+                },
+            ],
+        });
+        let mut encoder = self.device.create_command_encoder(&Default::default());
+        {
+            let mut pass = encoder.begin_compute_pass(&Default::default());
+            pass.set_pipeline(&self.pipeline);
+            pass.set_bind_group(0, &bind, &[]);
+            pass.dispatch_workgroups(groups as u32, 1, 1);
+        }
+        encoder.copy_buffer_to_buffer(&sums, 0, &read, 0, sums_size);
+        let submitted = self.queue.submit([encoder.finish()]);
+        let (sender, mapped) = mpsc::channel();
+        read.slice(..)
+            .map_async(wgpu::MapMode::Read, move |result| {
+                // The receiver waits below; it is there.
+                let _ = sender.send(result);
+            });
+        let waited = self.device.poll(wgpu::PollType::Wait {
+            submission_index: Some(submitted),
+            timeout: None,
+        });
+        let result = mapped
+            .recv()
+            .map_err(|e| e.to_string())
+            .and_then(|r| r.map_err(|e| e.to_string()));
+        if let Err(why) = waited.map_err(|e| e.to_string()).and(result) {
+            panic!("the GPU {} failed counting pairs: {why}", self.adapter);
+        }
+        let view = match read.slice(..).get_mapped_range() {
+            Ok(view) => view,
+            Err(why) => panic!("the GPU {} failed counting pairs: {why}", self.adapter),
+        };
+        let total = view
+            .chunks_exact(4)
+            .map(|w| u64::from(u32::from_le_bytes([w[0], w[1], w[2], w[3]])))
+            .sum();
+        drop(view);
+        read.unmap();
+        total
+    }
+
+    fn started(&self) {
+        let mut busy = self.busy.lock().unwrap_or_else(|e| e.into_inner());
+        if busy.in_flight == 0 {
+            busy.since = Some(Instant::now());
+        }
+        busy.in_flight += 1;
+    }
+
+    fn finished(&self) {
+        let mut busy = self.busy.lock().unwrap_or_else(|e| e.into_inner());
+        busy.in_flight -= 1;
+        if busy.in_flight == 0 {
+            if let Some(since) = busy.since.take() {
+                busy.total += since.elapsed();
+            }
+        }
+    }
+
+    /// What it did so far.
+    pub fn report(&self) -> GpuReport {
+        let busy = self.busy.lock().unwrap_or_else(|e| e.into_inner());
+        let running = busy.since.map_or(Duration::ZERO, |since| since.elapsed());
+        GpuReport {
+            adapter: self.adapter.clone(),
+            backend: self.backend.clone(),
+            pairs: self.pairs.load(Ordering::Relaxed),
+            busy_s: (busy.total + running).as_secs_f64(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::join::count::pairs::count_naive_weighted;
+    use std::sync::OnceLock;
+
+    /// The GPU the tests count on: none is a skip, said once, unless
+    /// NQUEENS_REQUIRE_GPU=1 (CI on lavapipe), where it fails.
+    pub(crate) fn gpu() -> Option<&'static Gpu> {
+        static GPU: OnceLock<Option<Gpu>> = OnceLock::new();
+        GPU.get_or_init(|| match Gpu::open(None) {
+            Ok(gpu) => Some(gpu),
+            Err(why) if std::env::var_os("NQUEENS_REQUIRE_GPU").is_some_and(|v| v == "1") => {
+                panic!("NQUEENS_REQUIRE_GPU=1 and no GPU: {why}")
+            }
+            Err(why) => {
+                eprintln!("skipped: the GPU tests have no GPU here ({why})");
+                None
+            }
+        })
+        .as_ref()
+    }
+
+    /// Patterns of `bits` bits, about a third of them set (SplitMix64).
+    fn patterns(len: usize, bits: usize, seed: u64) -> Vec<u64> {
+        let mut state = seed;
+        let mut next = || {
+            state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+            let mut z = state;
+            z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+            z ^ (z >> 31)
+        };
+        let mask = u64::MAX >> (64 - bits);
+        (0..len).map(|_| next() & next() & mask).collect()
+    }
+
+    #[test]
+    fn a_workgroups_sum_never_passes_u32() {
+        for weight_bits in 0..=16 {
+            let most = most_sliced(weight_bits) as u64;
+            assert!(most >= 1);
+            assert!(
+                (WORKGROUP as u64 * most) << weight_bits < 1 << 32,
+                "{weight_bits}"
+            );
+        }
+    }
+
+    #[test]
+    fn the_gpu_counts_what_the_double_loop_counts() {
+        let Some(gpu) = gpu() else { return };
+        let lens = [1, 7, 255, 256, 257, 1000, 2049];
+        for (i, &a_len) in lens.iter().enumerate() {
+            for (j, &b_len) in lens.iter().enumerate() {
+                // Both u32 words of a pattern: 40 and 60 bits.
+                let bits = if (i + j) % 2 == 0 { 40 } else { 60 };
+                let a = patterns(a_len, bits, 2 * (i * 7 + j) as u64);
+                let b = patterns(b_len, bits, 2 * (i * 7 + j) as u64 + 1);
+                for weights in [0, 1 << 3 | 1 << 38, 1 << 33 | 1 << 50 | 1 << 59] {
+                    let expected = count_naive_weighted(&a, &b, weights);
+                    assert_eq!(
+                        gpu.count(&a, &b, weights),
+                        expected,
+                        "{a_len} x {b_len}, {bits} bits, weights {weights:#x}"
+                    );
+                }
+            }
+        }
+        let report = gpu.report();
+        assert!(report.pairs > 0 && report.busy_s > 0.0, "{report:?}");
+    }
+
+    #[test]
+    fn lists_cut_in_slices_count_the_same() {
+        let Some(gpu) = gpu() else { return };
+        let (a, b) = (patterns(1000, 50, 11), patterns(1500, 50, 12));
+        for weights in [0, 1 << 7 | 1 << 44] {
+            let expected = count_naive_weighted(&a, &b, weights);
+            for slice in [256, 300, 999, 4096] {
+                assert_eq!(
+                    gpu.count_sliced((&a, &b), weights, slice),
+                    expected,
+                    "{slice}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn an_adapter_past_the_last_is_refused_naming_the_flag() {
+        let err = Gpu::open(Some(1 << 20)).unwrap_err();
+        match &err {
+            GpuError::NoSuchDevice { asked, .. } => assert_eq!(*asked, 1 << 20),
+            GpuError::NoAdapter => {}
+            other => panic!("{other:?}"),
+        }
+        assert!(err.to_string().contains("adapter"), "{err}");
+    }
+}

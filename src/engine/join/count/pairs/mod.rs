@@ -214,9 +214,9 @@ fn count_into(counter: Counter, sliced: &[u64], stream: &[u64], bits: usize, wei
     // want thousands of workgroups, which the sieve's buckets are not.
     if let Some(gpu) = counter
         .gpu
-        .filter(|gpu| gpu.takes(sliced.len(), stream.len()))
+        .filter(|gpu| gpu.takes(sliced.len(), stream.len(), weights))
     {
-        return gpu.count(sliced, stream, weights);
+        return gpu.count(sliced, stream, bits, weights);
     }
     let simd = counter.simd;
     // Small lists do not pay for a block's tables.

@@ -8,32 +8,32 @@ use std::time::{Duration, Instant};
 
 use wgpu::util::DeviceExt;
 
+use super::super::CHUNK;
 use super::{GpuError, GpuReport};
 
 // A pattern goes to the shader as its bytes: two u32 words, low first.
 const _: () = assert!(cfg!(target_endian = "little"));
 
-/// Invocations of a workgroup (`WORKGROUP` in `pairs.wgsl`).
-const WORKGROUP: usize = 256;
+/// Sliced patterns a workgroup takes (`TILE` in `pairs.wgsl`).
+const TILE: usize = 256;
 
-/// The most patterns of either side one dispatch takes: 32 MiB a buffer,
-/// within every adapter's default binding limit (128 MiB), and 16,384
-/// workgroups, within one dimension's limit (65,535).
-const SLICE: usize = 1 << 22;
+/// Stream patterns a workgroup takes (`STRETCH` in `pairs.wgsl`).
+const STRETCH: usize = 16384;
+
+/// The most weight bits a job may have: a workgroup's u32 sum counts at
+/// most TILE × STRETCH = 2^22 pairs, each weighing up to 2^9.
+const MOST_WEIGHT_BITS: u32 = 9;
+
+/// The most sliced patterns one dispatch takes, and a quarter of the most
+/// stream patterns: 8 MiB and 32 MiB buffers, within every adapter's
+/// default binding limit (128 MiB), and 4,096 × 256 workgroups (each
+/// dimension's limit is 65,535), whose sums read back are 4 MiB at most.
+const SLICE: usize = 1 << 20;
 
 /// From this many pairs a job goes to the GPU, unless NQUEENS_GPU_ALL=1
 /// sends every one: shorter jobs cost less on the CPU than their
 /// transfers and a submission (tens of microseconds).
 const GPU_FROM_PAIRS: u64 = 1 << 26;
-
-/// The most patterns of the sliced side one dispatch takes when stream
-/// patterns weigh up to 2^`weight_bits`: a workgroup's u32 sum is at most
-/// WORKGROUP × sliced × 2^weight_bits, kept below 2^32.
-fn most_sliced(weight_bits: u32) -> usize {
-    assert!(weight_bits <= 16, "{weight_bits} weight bits");
-    let most = (((1u64 << 32) - 1) / WORKGROUP as u64) >> weight_bits;
-    (most as usize).min(SLICE)
-}
 
 /// A GPU the join counts pairs on.
 pub struct Gpu {
@@ -123,17 +123,22 @@ impl Gpu {
         })
     }
 
-    /// Whether a job of `sliced` × `streamed` pairs goes to the GPU.
+    /// Whether a job of `sliced` × `streamed` pairs weighted by the bits
+    /// of `weights` goes to the GPU.
     pub(in crate::engine::join::count::pairs) fn takes(
         &self,
         sliced: usize,
         streamed: usize,
+        weights: u64,
     ) -> bool {
-        self.all || (sliced as u64).saturating_mul(streamed as u64) >= GPU_FROM_PAIRS
+        let long = (sliced as u64).saturating_mul(streamed as u64) >= GPU_FROM_PAIRS;
+        (self.all || long) && weights.count_ones() <= MOST_WEIGHT_BITS
     }
 
-    /// The pairs of `sliced` and `stream` with no common bit, each counted
-    /// 2^k times for the k bits of `weights` its `stream` pattern has.
+    /// The pairs of `sliced` and `stream` (patterns of `bits` bits) with
+    /// no common bit, each counted 2^k times for the k bits of `weights`
+    /// its `stream` pattern has (at most [`MOST_WEIGHT_BITS`]: see
+    /// [`Gpu::takes`]).
     ///
     /// # Panics
     /// If the GPU fails mid-count (lost, out of memory): a count cannot
@@ -142,13 +147,19 @@ impl Gpu {
         &self,
         sliced: &[u64],
         stream: &[u64],
+        bits: usize,
         weights: u64,
     ) -> u64 {
+        assert!(
+            weights.count_ones() <= MOST_WEIGHT_BITS,
+            "weights {weights:#x}"
+        );
         if sliced.is_empty() || stream.is_empty() {
             return 0;
         }
         self.started();
-        let total = self.count_sliced((sliced, stream), weights, SLICE);
+        let chunks = bits.div_ceil(CHUNK).clamp(1, 13) as u32;
+        let total = self.count_sliced((sliced, stream), (chunks, weights), SLICE);
         self.finished();
         self.pairs.fetch_add(
             (sliced.len() as u64).saturating_mul(stream.len() as u64),
@@ -157,14 +168,20 @@ impl Gpu {
         total
     }
 
-    /// [`Gpu::count`]'s pairs, each side cut in slices of at most `slice`
-    /// patterns (the sliced side's fewer if its weights need it).
-    fn count_sliced(&self, (sliced, stream): (&[u64], &[u64]), weights: u64, slice: usize) -> u64 {
+    /// [`Gpu::count`]'s pairs on patterns of `chunks` chunks, the sliced
+    /// side cut in slices of at most `slice` patterns, the stream in
+    /// slices of at most four times that.
+    fn count_sliced(
+        &self,
+        (sliced, stream): (&[u64], &[u64]),
+        (chunks, weights): (u32, u64),
+        slice: usize,
+    ) -> u64 {
         let mut total = 0;
-        for a in sliced.chunks(most_sliced(weights.count_ones()).min(slice)) {
+        for a in sliced.chunks(slice) {
             let a_buffer = self.patterns(a);
-            for b in stream.chunks(slice) {
-                total += self.dispatch((&a_buffer, a.len()), b, weights);
+            for b in stream.chunks(4 * slice) {
+                total += self.dispatch((&a_buffer, a.len()), b, (chunks, weights));
             }
         }
         total
@@ -188,13 +205,20 @@ impl Gpu {
     }
 
     /// One dispatch: the sliced patterns in `a` (so many) against `b`.
-    fn dispatch(&self, (a, a_len): (&wgpu::Buffer, usize), b: &[u64], weights: u64) -> u64 {
-        let groups = b.len().div_ceil(WORKGROUP);
-        let job: [u32; 4] = [
+    fn dispatch(
+        &self,
+        (a, a_len): (&wgpu::Buffer, usize),
+        b: &[u64],
+        (chunks, weights): (u32, u64),
+    ) -> u64 {
+        let groups = (a_len.div_ceil(TILE), b.len().div_ceil(STRETCH));
+        let job: [u32; 6] = [
             a_len as u32,
             b.len() as u32,
             weights as u32,
             (weights >> 32) as u32,
+            chunks,
+            0,
         ];
         let job_bytes: Vec<u8> = job.iter().flat_map(|w| w.to_le_bytes()).collect();
         let job = self
@@ -205,7 +229,7 @@ impl Gpu {
                 usage: wgpu::BufferUsages::UNIFORM,
             });
         let b = self.patterns(b);
-        let sums_size = (groups * 4) as u64;
+        let sums_size = (groups.0 * groups.1 * 4) as u64;
         let sums = self.device.create_buffer(&wgpu::BufferDescriptor {
             label: Some("sums"),
             size: sums_size,
@@ -245,7 +269,7 @@ impl Gpu {
             let mut pass = encoder.begin_compute_pass(&Default::default());
             pass.set_pipeline(&self.pipeline);
             pass.set_bind_group(0, &bind, &[]);
-            pass.dispatch_workgroups(groups as u32, 1, 1);
+            pass.dispatch_workgroups(groups.0 as u32, groups.1 as u32, 1);
         }
         encoder.copy_buffer_to_buffer(&sums, 0, &read, 0, sums_size);
         let submitted = self.queue.submit([encoder.finish()]);
@@ -349,14 +373,8 @@ mod tests {
 
     #[test]
     fn a_workgroups_sum_never_passes_u32() {
-        for weight_bits in 0..=16 {
-            let most = most_sliced(weight_bits) as u64;
-            assert!(most >= 1);
-            assert!(
-                (WORKGROUP as u64 * most) << weight_bits < 1 << 32,
-                "{weight_bits}"
-            );
-        }
+        assert!(((TILE * STRETCH) as u64) << MOST_WEIGHT_BITS < 1 << 32);
+        assert!(((TILE * STRETCH) as u64) << (MOST_WEIGHT_BITS + 1) >= 1 << 32);
     }
 
     #[test]
@@ -368,11 +386,14 @@ mod tests {
                 // Both u32 words of a pattern: 40 and 60 bits.
                 let bits = if (i + j) % 2 == 0 { 40 } else { 60 };
                 let a = patterns(a_len, bits, 2 * (i * 7 + j) as u64);
-                let b = patterns(b_len, bits, 2 * (i * 7 + j) as u64 + 1);
+                let mut b = patterns(b_len, bits, 2 * (i * 7 + j) as u64 + 1);
+                // An empty pattern meets every lane: the blocks' lanes past the end
+                // must not count.
+                b[0] = 0;
                 for weights in [0, 1 << 3 | 1 << 38, 1 << 33 | 1 << 50 | 1 << 59] {
                     let expected = count_naive_weighted(&a, &b, weights);
                     assert_eq!(
-                        gpu.count(&a, &b, weights),
+                        gpu.count(&a, &b, bits, weights),
                         expected,
                         "{a_len} x {b_len}, {bits} bits, weights {weights:#x}"
                     );
@@ -386,15 +407,13 @@ mod tests {
     #[test]
     fn lists_cut_in_slices_count_the_same() {
         let Some(gpu) = gpu() else { return };
-        let (a, b) = (patterns(1000, 50, 11), patterns(1500, 50, 12));
+        // Streams past a workgroup's stretch (16,384), too.
+        let (a, b) = (patterns(1000, 50, 11), patterns(40_000, 50, 12));
         for weights in [0, 1 << 7 | 1 << 44] {
             let expected = count_naive_weighted(&a, &b, weights);
             for slice in [256, 300, 999, 4096] {
-                assert_eq!(
-                    gpu.count_sliced((&a, &b), weights, slice),
-                    expected,
-                    "{slice}"
-                );
+                let counted = gpu.count_sliced((&a, &b), (10, weights), slice);
+                assert_eq!(counted, expected, "{slice}");
             }
         }
     }

@@ -4,9 +4,9 @@
 //! gluing halves; a pair job (two lists, `count_into` in `pairs/mod.rs`)
 //! long enough to pay for its transfers goes to the GPU whole, shorter ones
 //! to the CPU's path and its sieve. Every worker thread submits its own
-//! jobs, so the GPU's queue holds as many as there are threads. (Step one
-//! of issue 34: one invocation a stream pattern, each pair tested; the
-//! bit-sliced blocks and the sieve's buckets on the GPU come next.)
+//! jobs, so the GPU's queue holds as many as there are threads. The
+//! shader counts on bit-sliced blocks as the CPU paths do (`pairs.wgsl`);
+//! the sieve's buckets stay on the CPU side for now.
 //!
 //! Counts are exact: integers only, u32 sums per workgroup bounded by
 //! how the host cuts the lists (`pairs.wgsl`), added on the host in u64.
@@ -82,12 +82,18 @@ impl Gpu {
     }
 
     /// Whether a job of `sliced` × `streamed` pairs goes to the GPU.
-    pub(super) fn takes(&self, _sliced: usize, _streamed: usize) -> bool {
+    pub(super) fn takes(&self, _sliced: usize, _streamed: usize, _weights: u64) -> bool {
         match *self {}
     }
 
     /// The pairs of `sliced` and `stream` with no common bit, weighted.
-    pub(super) fn count(&self, _sliced: &[u64], _stream: &[u64], _weights: u64) -> u64 {
+    pub(super) fn count(
+        &self,
+        _sliced: &[u64],
+        _stream: &[u64],
+        _bits: usize,
+        _weights: u64,
+    ) -> u64 {
         match *self {}
     }
 

@@ -1,22 +1,33 @@
-// Disjoint pairs of two pattern lists, weighted: one invocation takes one
-// pattern `s` of the stream and counts the patterns `a` of the sliced side
-// with a & s == 0, then weighs its count by 2^k, k the bits of `weights`
-// that `s` holds. A pattern is a u64 as two u32 words (low, high). The
-// workgroup loads the sliced side a tile at a time into shared memory,
-// where all its invocations read it, and sums its counts into one u32.
+// Disjoint pairs of two pattern lists, weighted, on bit-sliced blocks as
+// the CPU paths count them (pairs/blocks.rs): a workgroup takes a tile of
+// the sliced side, 8 blocks of 32 patterns, and builds in shared memory
+// for every block and every chunk of 5 bits the 32 ANDs of "the block's
+// patterns that lack these bits" (a u32 a block, bit i its pattern i).
+// Each invocation then takes patterns `s` of its stretch of the stream:
+// per block, one table entry per chunk ANDed and a popcount count the 32
+// pairs, about 3 operations a chunk for 32 pairs, where testing each pair
+// takes 5 or 6. A count is weighed by 2^k, k the bits of `weights` that
+// `s` holds. A pattern is a u64 as two u32 words (low, high).
 //
-// No u64 atomics in WGSL: the host bounds every sum instead. An
-// invocation counts at most `sliced_len` pairs, weighed by at most
-// 2^popcount(weights); a workgroup sums WORKGROUP of them. The host cuts
-// the sliced side so that WORKGROUP * sliced_len * 2^popcount(weights) < 2^32
-// (gpu/mod.rs, `most_sliced`), and adds the workgroups' sums in u64.
+// No u64 atomics in WGSL: a workgroup's u32 sum counts at most
+// TILE * STRETCH pairs (2^22), each weighing at most 2^popcount(weights):
+// the host sends no job with more than MOST_WEIGHT_BITS (9) weight bits,
+// so every sum stays below 2^32, and adds the workgroups' sums in u64
+// (gpu/device.rs).
 
-const WORKGROUP: u32 = 256u;
+const LANES: u32 = 32u;
+const BLOCKS: u32 = 8u;
+const TILE: u32 = 256u; // LANES * BLOCKS: one pattern an invocation
+const CHUNK: u32 = 5u;
+const VALUES: u32 = 32u; // 1 << CHUNK
+const MOST_CHUNKS: u32 = 13u; // 64 bits
+const STRETCH: u32 = 16384u; // stream patterns a workgroup takes
 
 struct Job {
     sliced_len: u32,
     stream_len: u32,
     weights: vec2<u32>,
+    chunks: u32,
 }
 
 @group(0) @binding(0) var<uniform> job: Job;
@@ -24,45 +35,112 @@ struct Job {
 @group(0) @binding(2) var<storage, read> stream: array<vec2<u32>>;
 @group(0) @binding(3) var<storage, read_write> sums: array<u32>;
 
-var<workgroup> tile: array<vec2<u32>, WORKGROUP>;
+// lacking[block * 64 + bit]: the block's patterns without `bit`.
+var<workgroup> lacking: array<atomic<u32>, 512>;
+// table[(block * MOST_CHUNKS + chunk) * VALUES + value]
+var<workgroup> table: array<u32, 3328>;
 var<workgroup> total: atomic<u32>;
 
-@compute @workgroup_size(WORKGROUP)
+// Bits 5c..5c+4 of the pattern `s`.
+fn chunk_of(s: vec2<u32>, c: u32) -> u32 {
+    let shift = c * CHUNK;
+    var v = 0u;
+    if shift < 32u {
+        v = s.x >> shift;
+        if shift > 27u {
+            v |= s.y << (32u - shift);
+        }
+    } else {
+        v = s.y >> (shift - 32u);
+    }
+    return v & (VALUES - 1u);
+}
+
+@compute @workgroup_size(256)
 fn count(
     @builtin(workgroup_id) group: vec3<u32>,
+    @builtin(num_workgroups) groups: vec3<u32>,
     @builtin(local_invocation_index) lane: u32,
 ) {
-    let i = group.x * WORKGROUP + lane;
-    let live = i < job.stream_len;
-    var s = vec2<u32>(0u, 0u);
-    if live {
-        s = stream[i];
-    }
+    let start = group.x * TILE;
+    atomicStore(&lacking[lane], 0u);
+    atomicStore(&lacking[lane + TILE], 0u);
     if lane == 0u {
         atomicStore(&total, 0u);
     }
     workgroupBarrier();
+
+    // Each invocation's pattern of the tile sets its bit in the words of
+    // the bits it lacks (a pattern past the end lacks none: the valid
+    // lanes below leave it out).
+    let block = lane / LANES;
+    let bit_of_lane = 1u << (lane % LANES);
+    if start + lane < job.sliced_len {
+        let a = sliced[start + lane];
+        var lacks = ~a.x;
+        while lacks != 0u {
+            let b = firstTrailingBit(lacks);
+            atomicOr(&lacking[block * 64u + b], bit_of_lane);
+            lacks &= lacks - 1u;
+        }
+        lacks = ~a.y;
+        while lacks != 0u {
+            let b = firstTrailingBit(lacks);
+            atomicOr(&lacking[block * 64u + 32u + b], bit_of_lane);
+            lacks &= lacks - 1u;
+        }
+    }
+    workgroupBarrier();
+
+    // The tables: chunk 0 also keeps the block's valid lanes, so that
+    // every pattern's count (each looks up chunk 0) leaves out the lanes
+    // past the end.
+    let entries = BLOCKS * job.chunks * VALUES;
+    for (var e = lane; e < entries; e += TILE) {
+        let k = e / (job.chunks * VALUES);
+        let c = (e / VALUES) % job.chunks;
+        let v = e % VALUES;
+        var word = 0xffffffffu;
+        if c == 0u {
+            let first = start + k * LANES;
+            let valid = min(job.sliced_len - min(first, job.sliced_len), LANES);
+            word = select((1u << valid) - 1u, 0xffffffffu, valid == LANES);
+        }
+        for (var j = 0u; j < CHUNK; j++) {
+            let b = c * CHUNK + j;
+            if (v >> j & 1u) == 1u && b < 64u {
+                word &= atomicLoad(&lacking[k * 64u + b]);
+            }
+        }
+        table[(k * MOST_CHUNKS + c) * VALUES + v] = word;
+    }
+    workgroupBarrier();
+
+    // The stream: this workgroup's stretch, a pattern an invocation at a
+    // time, against every block of the tile.
+    let stretch = group.y * STRETCH;
+    let stretch_end = min(stretch + STRETCH, job.stream_len);
     var pairs = 0u;
-    for (var base = 0u; base < job.sliced_len; base += WORKGROUP) {
-        workgroupBarrier();
-        if base + lane < job.sliced_len {
-            tile[lane] = sliced[base + lane];
+    var values: array<u32, 13>;
+    for (var i = stretch + lane; i < stretch_end; i += TILE) {
+        let s = stream[i];
+        for (var c = 0u; c < job.chunks; c++) {
+            values[c] = chunk_of(s, c);
         }
-        workgroupBarrier();
-        // The same bound for every invocation: the loop stays uniform.
-        let tiled = min(WORKGROUP, job.sliced_len - base);
-        for (var k = 0u; k < tiled; k++) {
-            let a = tile[k];
-            pairs += select(0u, 1u, ((a.x & s.x) | (a.y & s.y)) == 0u);
+        var found = 0u;
+        for (var k = 0u; k < BLOCKS; k++) {
+            var word = 0xffffffffu;
+            for (var c = 0u; c < job.chunks; c++) {
+                word &= table[(k * MOST_CHUNKS + c) * VALUES + values[c]];
+            }
+            found += countOneBits(word);
         }
+        let held = countOneBits(s.x & job.weights.x) + countOneBits(s.y & job.weights.y);
+        pairs += found << held;
     }
-    if !live {
-        pairs = 0u;
-    }
-    let held = countOneBits(s.x & job.weights.x) + countOneBits(s.y & job.weights.y);
-    atomicAdd(&total, pairs << held);
+    atomicAdd(&total, pairs);
     workgroupBarrier();
     if lane == 0u {
-        sums[group.x] = atomicLoad(&total);
+        sums[group.y * groups.x + group.x] = atomicLoad(&total);
     }
 }

@@ -97,13 +97,11 @@ pub use board::Solution;
 pub use engine::any::AnyEngine;
 pub use engine::backtrack::plan::Plan;
 pub use engine::cpu::Simd;
-pub use engine::join::{Join, JoinLayout};
+pub use engine::join::{Adapter, Join, JoinLayout};
 pub use engine::{Engine, EngineId, Fingerprint};
 pub use exec::forecast::Forecast;
 pub use exec::{Phase, Progress};
-pub use job::{
-    Algorithm, Count, Counted, GpuAsk, GpuUse, Job, JobError, Options, Outcome, Run, JOIN_FROM,
-};
+pub use job::{Algorithm, Count, Counted, GpuUse, Job, JobError, Options, Outcome, Run, JOIN_FROM};
 pub use reduce::{Classes, Fixed, Tally};
 pub use solutions::Solutions;
 

@@ -3,7 +3,7 @@
 
 use std::path::PathBuf;
 
-use nqueens::engine::join::JoinLayout;
+use nqueens::engine::join::{Adapter, JoinLayout};
 use nqueens::exec::shard::MAX_SHARDS;
 use nqueens::job::ShardRun;
 use nqueens::{Algorithm, Options, Run, Simd, Symmetry, MAX_N};
@@ -154,12 +154,18 @@ impl CountArgs {
     }
 
     /// The job flags' options with the GPU asked for (`resumable`: as
-    /// [`JobFlags::options`]).
+    /// [`JobFlags::options`]): `--gpu-device K`, else under `--mpi` the
+    /// node's GPUs taken in turn by the ranks on it, else the adapter the
+    /// drivers prefer.
     pub fn options(&self, resumable: bool) -> Options {
-        let gpu = self.gpu.then_some(nqueens::GpuAsk {
-            device: self.gpu_device,
-        });
-        self.job.options(resumable).with_gpu(gpu)
+        let adapter = match (self.gpu_device, self.mpi) {
+            (Some(k), _) => Adapter::Index(k),
+            (None, true) => Adapter::Rank(super::mpi::rank_on_node()),
+            (None, false) => Adapter::Preferred,
+        };
+        self.job
+            .options(resumable)
+            .with_gpu(self.gpu.then_some(adapter))
     }
 }
 

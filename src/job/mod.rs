@@ -29,14 +29,14 @@ use self::checks::{check_options, check_run};
 use self::choice::Decider;
 pub use self::choice::{memory_limit, Choice, JoinMemory, JOIN_FROM};
 pub use self::count::{Count, Counted, GpuUse};
-pub use self::options::{Algorithm, GpuAsk, Options};
+pub use self::options::{Algorithm, Options};
 pub use self::started::{Outcome, Started};
 use crate::engine::any::AnyEngine;
 use crate::engine::backtrack::forecast::Search;
 use crate::engine::backtrack::plan::Plan;
 use crate::engine::backtrack::Backtrack;
 use crate::engine::cpu::Simd;
-use crate::engine::join::{self, Gpu, GpuError, GpuReport, Join, JoinLayout};
+use crate::engine::join::{self, Adapter, Gpu, GpuError, GpuReport, Join, JoinLayout};
 use crate::engine::{Engine, EngineId, Fingerprint};
 use crate::exec::forecast::{self, Forecast};
 use crate::exec::journal::{self, Journal, JournalError};
@@ -244,7 +244,7 @@ impl Job {
         // The GPU opened once, here: no adapter is a refusal before
         // anything runs.
         let gpu = match options.gpu.filter(|_| options.algorithm == Algorithm::Join) {
-            Some(ask) => Some(Arc::new(open_gpu(ask)?)),
+            Some(adapter) => Some(Arc::new(open_gpu(adapter)?)),
             None => None,
         };
         Ok(Job {
@@ -532,12 +532,12 @@ impl Job {
     }
 }
 
-/// The GPU `ask` names, or the refusal of the flag that asked for it.
-fn open_gpu(ask: GpuAsk) -> Result<Gpu, Error> {
-    Gpu::open(ask.device).map_err(|e| {
-        let (flag, value) = match (&e, ask.device) {
-            (GpuError::NoSuchDevice { .. }, Some(device)) => {
-                ("--gpu-device <K>", device.to_string())
+/// The GPU `adapter` names, or the refusal of the flag that asked for it.
+fn open_gpu(adapter: Adapter) -> Result<Gpu, Error> {
+    Gpu::open(adapter).map_err(|e| {
+        let (flag, value) = match (&e, adapter) {
+            (GpuError::NoSuchDevice { .. }, Adapter::Index(k)) => {
+                ("--gpu-device <K>", k.to_string())
             }
             _ => ("--gpu", "true".to_string()),
         };

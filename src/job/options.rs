@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::engine::backtrack::plan;
 use crate::engine::cpu::Simd;
-use crate::engine::join::JoinLayout;
+use crate::engine::join::{Adapter, JoinLayout};
 use crate::engine::EngineId;
 use crate::problem::Symmetry;
 
@@ -140,15 +140,7 @@ pub struct Options {
     /// for the CPU alone. Asking for one asks for the join; it changes no
     /// item nor the fingerprint, so a journal or shard counted with it
     /// resumes and merges with one counted without.
-    pub gpu: Option<GpuAsk>,
-}
-
-/// A GPU asked for: which adapter (`--gpu-device K`; `None`: the one the
-/// drivers prefer, a discrete GPU first).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct GpuAsk {
-    /// The adapter's index among those the drivers offer.
-    pub device: Option<usize>,
+    pub gpu: Option<Adapter>,
 }
 
 impl Options {
@@ -186,7 +178,7 @@ impl Options {
 
     /// These options with the join's long pair jobs on the GPU `gpu`
     /// (`None`: the CPU alone).
-    pub fn with_gpu(self, gpu: Option<GpuAsk>) -> Options {
+    pub fn with_gpu(self, gpu: Option<Adapter>) -> Options {
         Options { gpu, ..self }
     }
 

@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 use wgpu::util::DeviceExt;
 
 use super::super::CHUNK;
-use super::{GpuError, GpuReport};
+use super::{Adapter, GpuError, GpuReport};
 
 // A pattern goes to the shader as its bytes: two u32 words, low first.
 const _: () = assert!(cfg!(target_endian = "little"));
@@ -66,16 +66,22 @@ impl std::fmt::Debug for Gpu {
 }
 
 impl Gpu {
-    /// The adapter `device` of those the drivers offer (`None`: the one
-    /// wgpu prefers, a discrete GPU before an integrated or a software
-    /// one), with the counter's shader compiled on it.
-    pub fn open(device: Option<usize>) -> Result<Gpu, GpuError> {
+    /// The adapter `adapter` says, with the counter's shader compiled on
+    /// it.
+    pub fn open(adapter: Adapter) -> Result<Gpu, GpuError> {
         let instance =
             wgpu::Instance::new(wgpu::InstanceDescriptor::new_without_display_handle_from_env());
-        let adapter = match device {
-            Some(asked) => {
-                let mut adapters =
-                    pollster::block_on(instance.enumerate_adapters(wgpu::Backends::all()));
+        let every = || pollster::block_on(instance.enumerate_adapters(wgpu::Backends::all()));
+        let adapter = match adapter {
+            Adapter::Preferred => {
+                pollster::block_on(instance.request_adapter(&wgpu::RequestAdapterOptions {
+                    power_preference: wgpu::PowerPreference::HighPerformance,
+                    ..Default::default()
+                }))
+                .map_err(|_| GpuError::NoAdapter)?
+            }
+            Adapter::Index(asked) => {
+                let mut adapters = every();
                 let found = adapters.len();
                 if found == 0 {
                     return Err(GpuError::NoAdapter);
@@ -85,16 +91,21 @@ impl Gpu {
                 }
                 adapters.swap_remove(asked)
             }
-            None => pollster::block_on(instance.request_adapter(&wgpu::RequestAdapterOptions {
-                power_preference: wgpu::PowerPreference::HighPerformance,
-                ..Default::default()
-            }))
-            .map_err(|_| GpuError::NoAdapter)?,
+            Adapter::Rank(rank) => {
+                let mut adapters = every();
+                let hardware: Vec<bool> = adapters
+                    .iter()
+                    .map(|a| a.get_info().device_type != wgpu::DeviceType::Cpu)
+                    .collect();
+                let taken = super::for_rank(rank, &hardware).ok_or(GpuError::NoAdapter)?;
+                adapters.swap_remove(taken)
+            }
         };
         let info = adapter.get_info();
+        // One line, whatever the driver wrote.
         let failed = |why: String| GpuError::Failed {
             adapter: info.name.clone(),
-            why,
+            why: why.split_whitespace().collect::<Vec<_>>().join(" "),
         };
         let (device, queue) = pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor {
             label: Some("nqueens pairs"),
@@ -102,6 +113,9 @@ impl Gpu {
             ..Default::default()
         }))
         .map_err(|e| failed(e.to_string()))?;
+        // A shader or pipeline the adapter refuses is an error of the
+        // open, said once, not a panic of wgpu's default handler.
+        let scope = device.push_error_scope(wgpu::ErrorFilter::Validation);
         let module = device.create_shader_module(wgpu::include_wgsl!("pairs.wgsl"));
         let pipeline = device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
             label: Some("pairs"),
@@ -111,6 +125,9 @@ impl Gpu {
             compilation_options: Default::default(),
             cache: None,
         });
+        if let Some(error) = pollster::block_on(scope.pop()) {
+            return Err(failed(error.to_string()));
+        }
         Ok(Gpu {
             device,
             queue,
@@ -344,7 +361,7 @@ mod tests {
     /// NQUEENS_REQUIRE_GPU=1 (CI on lavapipe), where it fails.
     pub(crate) fn gpu() -> Option<&'static Gpu> {
         static GPU: OnceLock<Option<Gpu>> = OnceLock::new();
-        GPU.get_or_init(|| match Gpu::open(None) {
+        GPU.get_or_init(|| match Gpu::open(Adapter::Preferred) {
             Ok(gpu) => Some(gpu),
             Err(why) if std::env::var_os("NQUEENS_REQUIRE_GPU").is_some_and(|v| v == "1") => {
                 panic!("NQUEENS_REQUIRE_GPU=1 and no GPU: {why}")
@@ -420,7 +437,7 @@ mod tests {
 
     #[test]
     fn an_adapter_past_the_last_is_refused_naming_the_flag() {
-        let err = Gpu::open(Some(1 << 20)).unwrap_err();
+        let err = Gpu::open(Adapter::Index(1 << 20)).unwrap_err();
         match &err {
             GpuError::NoSuchDevice { asked, .. } => assert_eq!(*asked, 1 << 20),
             GpuError::NoAdapter => {}

@@ -19,6 +19,23 @@ mod device;
 #[cfg(feature = "gpu")]
 pub use device::Gpu;
 
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ranks_on_a_node_take_its_gpus_in_turn_and_a_software_adapter_last() {
+        // Two GPUs and lavapipe: the GPUs, in turn.
+        let node = [true, false, true];
+        let taken: Vec<_> = (0..5).map(|rank| for_rank(rank, &node)).collect();
+        assert_eq!(taken, [Some(0), Some(2), Some(0), Some(2), Some(0)]);
+        // Only software: it, shared.
+        assert_eq!(for_rank(3, &[false]), Some(0));
+        assert_eq!(for_rank(1, &[false, false]), Some(1));
+        assert_eq!(for_rank(0, &[]), None);
+    }
+}
+
 /// Why no GPU counts: each says how to get one (the job names the flag,
 /// `--gpu` or `--gpu-device <K>`).
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -54,6 +71,32 @@ pub enum GpuError {
     },
 }
 
+/// Which adapter a count takes.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Adapter {
+    /// The one the drivers prefer: a discrete GPU first (`--gpu`).
+    #[default]
+    Preferred,
+    /// The K-th of those the drivers offer, from 0 (`--gpu-device K`).
+    Index(usize),
+    /// That of an MPI rank, the K-th on its node: the node's GPUs taken in
+    /// turn ([`for_rank`]).
+    Rank(usize),
+}
+
+/// The adapter the `rank`-th rank on a node takes among adapters of which
+/// `hardware` says which are GPUs (not a driver running on the CPU, such
+/// as lavapipe beside an NVIDIA GPU): the GPUs in turn, or every adapter
+/// in turn where none is one; `None` where there is no adapter.
+pub fn for_rank(rank: usize, hardware: &[bool]) -> Option<usize> {
+    let gpus: Vec<usize> = (0..hardware.len()).filter(|&i| hardware[i]).collect();
+    match gpus.len() {
+        0 if hardware.is_empty() => None,
+        0 => Some(rank % hardware.len()),
+        found => Some(gpus[rank % found]),
+    }
+}
+
 /// What a count on the GPU reports: the adapter, its backend, the pairs
 /// it compared and the share of the time it was busy.
 #[derive(Clone, Debug, PartialEq)]
@@ -77,7 +120,7 @@ pub enum Gpu {}
 #[cfg(not(feature = "gpu"))]
 impl Gpu {
     /// Never: this build has no GPU counter ([`GpuError::NotBuilt`]).
-    pub fn open(_device: Option<usize>) -> Result<Gpu, GpuError> {
+    pub fn open(_adapter: Adapter) -> Result<Gpu, GpuError> {
         Err(GpuError::NotBuilt)
     }
 

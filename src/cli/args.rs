@@ -160,7 +160,7 @@ impl CountArgs {
     pub fn options(&self, resumable: bool) -> Options {
         let adapter = match (self.gpu_device, self.mpi) {
             (Some(k), _) => Adapter::Index(k),
-            (None, true) => Adapter::Rank(super::mpi::rank_on_node()),
+            (None, true) => Adapter::Rank(rank_on_node()),
             (None, false) => Adapter::Preferred,
         };
         self.job
@@ -436,4 +436,19 @@ pub fn parse_in_range(s: &str, min: u64, max: u64) -> Result<u64, String> {
         .ok()
         .filter(|v| (min..=max).contains(v))
         .ok_or_else(rule)
+}
+
+/// This process's rank among the MPI ranks on its node, as the launcher
+/// says (OpenMPI, Slurm, MPICH and Intel MPI each in their own variable):
+/// 0 where none does.
+fn rank_on_node() -> usize {
+    [
+        "OMPI_COMM_WORLD_LOCAL_RANK",
+        "SLURM_LOCALID",
+        "MPI_LOCALRANKID",
+        "PMI_LOCAL_RANK",
+    ]
+    .iter()
+    .find_map(|name| std::env::var(name).ok()?.trim().parse().ok())
+    .unwrap_or(0)
 }

@@ -138,18 +138,3 @@ fn allowed_cpus() -> Option<usize> {
 fn allowed_cpus() -> Option<usize> {
     None
 }
-
-/// This process's rank among the MPI ranks on its node, as the launcher
-/// says (OpenMPI, Slurm, MPICH and Intel MPI each in their own variable):
-/// 0 where none does.
-pub fn rank_on_node() -> usize {
-    [
-        "OMPI_COMM_WORLD_LOCAL_RANK",
-        "SLURM_LOCALID",
-        "MPI_LOCALRANKID",
-        "PMI_LOCAL_RANK",
-    ]
-    .iter()
-    .find_map(|name| std::env::var(name).ok()?.trim().parse().ok())
-    .unwrap_or(0)
-}

@@ -1000,3 +1000,14 @@ fn gpu_without_the_feature_says_how_to_build_it() {
     );
     rejects(&["count", "12", "--gpu-device", "0"], "--gpu", "required");
 }
+
+#[test]
+fn gpu_memory_is_refused_below_one_jobs_dispatch_and_without_a_gpu() {
+    // Refused before any adapter is looked for: the same in every build.
+    rejects(
+        &["count", "12", "--gpu", "--gpu-memory", "1M"],
+        "--gpu-memory <SIZE>",
+        "must be at least 64.0 MiB",
+    );
+    rejects(&["count", "12", "--gpu-memory", "1G"], "--gpu", "required");
+}

@@ -66,6 +66,10 @@ fn boards_4_to_16_count_on_the_gpu_as_oeis_lists_them() {
             assert!(gpu_pairs(&json) > 0, "n = {n}: {json}");
         }
     }
+    // Within the least GPU memory a count may give it: the same count.
+    let json = json_of(&["count", "14", "--gpu", "--gpu-memory", "64M", "--json"]);
+    assert_eq!(json["matches_oeis"], true, "{json}");
+    assert!(gpu_pairs(&json) > 0, "{json}");
     // The text report says it too, in one line.
     let text = nqueens().args(["count", "12", "--gpu"]).output().unwrap();
     let text = String::from_utf8_lossy(&text.stdout);

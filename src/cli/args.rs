@@ -137,6 +137,10 @@ pub struct CountArgs {
     /// prefer, a discrete GPU first].
     #[arg(long, value_name = "K", requires = "gpu")]
     pub gpu_device: Option<usize>,
+    /// The most GPU memory --gpu's pair jobs in flight may hold, e.g. 512M
+    /// or 4G, at least 64M [default: 1G].
+    #[arg(long, value_name = "SIZE", value_parser = parse_size, requires = "gpu")]
+    pub gpu_memory: Option<u64>,
 }
 
 impl CountArgs {
@@ -166,6 +170,7 @@ impl CountArgs {
         self.job
             .options(resumable)
             .with_gpu(self.gpu.then_some(adapter))
+            .with_gpu_memory(self.gpu_memory)
     }
 }
 

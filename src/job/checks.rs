@@ -3,6 +3,7 @@
 use std::path::Path;
 
 use super::{Algorithm, Options, Run};
+use crate::engine::join::GPU_MEMORY_LEAST;
 use crate::files::{self, FileError};
 use crate::problem::{Error, Symmetry};
 
@@ -84,6 +85,23 @@ pub(super) fn check_options(n: usize, options: &Options, run: &Run) -> Result<()
             return Err(refuse("--layout <LAYOUT>", layout.to_string(), "join"));
         }
         layout.check(n)?;
+    }
+    if let Some(bytes) = options.gpu_memory {
+        let rule = match options.gpu {
+            None => "applies only with --gpu".to_string(),
+            Some(_) if bytes < GPU_MEMORY_LEAST => format!(
+                "must be at least {} (one pair job's largest dispatch)",
+                crate::problem::bytes(GPU_MEMORY_LEAST)
+            ),
+            Some(_) => String::new(),
+        };
+        if !rule.is_empty() {
+            return Err(Error::Refused {
+                flag: "--gpu-memory <SIZE>",
+                value: crate::problem::bytes(bytes),
+                rule,
+            });
+        }
     }
     if options.gpu.is_some() && options.algorithm != Algorithm::Join {
         let rule = format!(

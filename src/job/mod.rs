@@ -244,7 +244,10 @@ impl Job {
         // The GPU opened once, here: no adapter is a refusal before
         // anything runs.
         let gpu = match options.gpu.filter(|_| options.algorithm == Algorithm::Join) {
-            Some(adapter) => Some(Arc::new(open_gpu(adapter)?)),
+            Some(adapter) => {
+                let memory = options.gpu_memory.unwrap_or(join::GPU_MEMORY_DEFAULT);
+                Some(Arc::new(open_gpu(adapter, memory)?))
+            }
             None => None,
         };
         Ok(Job {
@@ -532,9 +535,10 @@ impl Job {
     }
 }
 
-/// The GPU `adapter` names, or the refusal of the flag that asked for it.
-fn open_gpu(adapter: Adapter) -> Result<Gpu, Error> {
-    Gpu::open(adapter).map_err(|e| {
+/// The GPU `adapter` names, its jobs in flight holding at most `memory`
+/// bytes, or the refusal of the flag that asked for it.
+fn open_gpu(adapter: Adapter, memory: u64) -> Result<Gpu, Error> {
+    Gpu::open(adapter, memory).map_err(|e| {
         let (flag, value) = match (&e, adapter) {
             (GpuError::NoSuchDevice { .. }, Adapter::Index(k)) => {
                 ("--gpu-device <K>", k.to_string())

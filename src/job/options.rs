@@ -141,6 +141,11 @@ pub struct Options {
     /// item nor the fingerprint, so a journal or shard counted with it
     /// resumes and merges with one counted without.
     pub gpu: Option<Adapter>,
+    /// The most GPU memory the pair jobs in flight hold, in bytes (`None`:
+    /// [`GPU_MEMORY_DEFAULT`](crate::engine::join::GPU_MEMORY_DEFAULT));
+    /// only with a GPU, at least
+    /// [`GPU_MEMORY_LEAST`](crate::engine::join::GPU_MEMORY_LEAST).
+    pub gpu_memory: Option<u64>,
 }
 
 impl Options {
@@ -180,6 +185,12 @@ impl Options {
     /// (`None`: the CPU alone).
     pub fn with_gpu(self, gpu: Option<Adapter>) -> Options {
         Options { gpu, ..self }
+    }
+
+    /// These options with the GPU's jobs in flight holding at most
+    /// `gpu_memory` bytes on it (`None`: the default).
+    pub fn with_gpu_memory(self, gpu_memory: Option<u64>) -> Options {
+        Options { gpu_memory, ..self }
     }
 
     /// The most subproblems the parallel engine's plan may hold under

@@ -75,7 +75,9 @@ use std::ops::Range;
 use std::sync::Arc;
 
 use self::count::pairs;
-pub use self::count::pairs::gpu::{Adapter, Gpu, GpuError, GpuReport};
+pub use self::count::pairs::gpu::{
+    Adapter, Gpu, GpuError, GpuReport, GPU_MEMORY_DEFAULT, GPU_MEMORY_LEAST,
+};
 use self::count::{Frame, QuarterTable, Source, Splits, RUN, SEARCHED_FILL_MOST};
 pub use self::forecast::Sketch;
 use self::order::{count_items, Layout, Order};

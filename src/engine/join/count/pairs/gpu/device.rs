@@ -3,7 +3,7 @@
 //! the lists, and the workgroups' sums read back.
 
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{mpsc, Mutex};
+use std::sync::{mpsc, Condvar, Mutex};
 use std::time::{Duration, Instant};
 
 use wgpu::util::DeviceExt;
@@ -46,6 +46,52 @@ pub struct Gpu {
     all: bool,
     pairs: AtomicU64,
     busy: Mutex<Busy>,
+    /// The GPU memory the jobs in flight may take (`--gpu-memory`).
+    memory: Budget,
+}
+
+/// Bytes the jobs in flight hold on the GPU, kept within a bound: a job
+/// waits for room before it makes its buffers.
+struct Budget {
+    bound: u64,
+    used: Mutex<u64>,
+    freed: Condvar,
+}
+
+impl Budget {
+    fn new(bound: u64) -> Budget {
+        Budget {
+            bound,
+            used: Mutex::new(0),
+            freed: Condvar::new(),
+        }
+    }
+
+    /// Waits until `bytes` more fit (or nothing else is held: a job
+    /// larger than the bound runs alone), then holds them.
+    fn take(&self, bytes: u64) {
+        let mut used = self.used.lock().unwrap_or_else(|e| e.into_inner());
+        while *used > 0 && *used + bytes > self.bound {
+            used = self.freed.wait(used).unwrap_or_else(|e| e.into_inner());
+        }
+        *used += bytes;
+    }
+
+    /// Lets `bytes` go.
+    fn give(&self, bytes: u64) {
+        let mut used = self.used.lock().unwrap_or_else(|e| e.into_inner());
+        *used -= bytes;
+        self.freed.notify_all();
+    }
+}
+
+/// The GPU bytes the largest dispatch of a job of `sliced` × `stream`
+/// patterns makes: both slices of patterns, the workgroups' sums twice
+/// (on the GPU and read back), and the job's words.
+fn dispatch_bytes(sliced: usize, stream: usize) -> u64 {
+    let (a, b) = (sliced.min(SLICE), stream.min(4 * SLICE));
+    let groups = a.div_ceil(TILE) * b.div_ceil(STRETCH);
+    (8 * (a + b) + 2 * 4 * groups + 24) as u64
 }
 
 /// How long at least one job was on the GPU.
@@ -67,8 +113,8 @@ impl std::fmt::Debug for Gpu {
 
 impl Gpu {
     /// The adapter `adapter` says, with the counter's shader compiled on
-    /// it.
-    pub fn open(adapter: Adapter) -> Result<Gpu, GpuError> {
+    /// it, its jobs in flight holding at most `memory` bytes on it.
+    pub fn open(adapter: Adapter, memory: u64) -> Result<Gpu, GpuError> {
         let instance =
             wgpu::Instance::new(wgpu::InstanceDescriptor::new_without_display_handle_from_env());
         let every = || pollster::block_on(instance.enumerate_adapters(wgpu::Backends::all()));
@@ -137,6 +183,7 @@ impl Gpu {
             all: std::env::var_os("NQUEENS_GPU_ALL").is_some_and(|v| v == "1"),
             pairs: AtomicU64::new(0),
             busy: Mutex::new(Busy::default()),
+            memory: Budget::new(memory),
         })
     }
 
@@ -174,10 +221,13 @@ impl Gpu {
         if sliced.is_empty() || stream.is_empty() {
             return 0;
         }
+        let bytes = dispatch_bytes(sliced.len(), stream.len());
+        self.memory.take(bytes);
         self.started();
         let chunks = bits.div_ceil(CHUNK).clamp(1, 13) as u32;
         let total = self.count_sliced((sliced, stream), (chunks, weights), SLICE);
         self.finished();
+        self.memory.give(bytes);
         self.pairs.fetch_add(
             (sliced.len() as u64).saturating_mul(stream.len() as u64),
             Ordering::Relaxed,
@@ -361,16 +411,18 @@ mod tests {
     /// NQUEENS_REQUIRE_GPU=1 (CI on lavapipe), where it fails.
     pub(crate) fn gpu() -> Option<&'static Gpu> {
         static GPU: OnceLock<Option<Gpu>> = OnceLock::new();
-        GPU.get_or_init(|| match Gpu::open(Adapter::Preferred) {
-            Ok(gpu) => Some(gpu),
-            Err(why) if std::env::var_os("NQUEENS_REQUIRE_GPU").is_some_and(|v| v == "1") => {
-                panic!("NQUEENS_REQUIRE_GPU=1 and no GPU: {why}")
-            }
-            Err(why) => {
-                eprintln!("skipped: the GPU tests have no GPU here ({why})");
-                None
-            }
-        })
+        GPU.get_or_init(
+            || match Gpu::open(Adapter::Preferred, super::super::GPU_MEMORY_DEFAULT) {
+                Ok(gpu) => Some(gpu),
+                Err(why) if std::env::var_os("NQUEENS_REQUIRE_GPU").is_some_and(|v| v == "1") => {
+                    panic!("NQUEENS_REQUIRE_GPU=1 and no GPU: {why}")
+                }
+                Err(why) => {
+                    eprintln!("skipped: the GPU tests have no GPU here ({why})");
+                    None
+                }
+            },
+        )
         .as_ref()
     }
 
@@ -386,6 +438,33 @@ mod tests {
         };
         let mask = u64::MAX >> (64 - bits);
         (0..len).map(|_| next() & next() & mask).collect()
+    }
+
+    #[test]
+    fn jobs_wait_for_room_within_the_gpu_memory_bound() {
+        use std::sync::Arc;
+        // The largest dispatch fits the least bound the job accepts.
+        assert!(dispatch_bytes(usize::MAX / 16, usize::MAX / 16) <= super::super::GPU_MEMORY_LEAST);
+        let budget = Arc::new(Budget::new(100));
+        budget.take(60);
+        let waiting = {
+            let budget = Arc::clone(&budget);
+            std::thread::spawn(move || {
+                budget.take(60);
+                *budget.used.lock().unwrap()
+            })
+        };
+        std::thread::sleep(std::time::Duration::from_millis(50));
+        assert!(
+            !waiting.is_finished(),
+            "60 + 60 bytes held under a bound of 100"
+        );
+        budget.give(60);
+        assert_eq!(waiting.join().unwrap(), 60);
+        // Alone, a job larger than the bound runs.
+        budget.give(60);
+        budget.take(500);
+        budget.give(500);
     }
 
     #[test]
@@ -437,7 +516,7 @@ mod tests {
 
     #[test]
     fn an_adapter_past_the_last_is_refused_naming_the_flag() {
-        let err = Gpu::open(Adapter::Index(1 << 20)).unwrap_err();
+        let err = Gpu::open(Adapter::Index(1 << 20), super::super::GPU_MEMORY_DEFAULT).unwrap_err();
         match &err {
             GpuError::NoSuchDevice { asked, .. } => assert_eq!(*asked, 1 << 20),
             GpuError::NoAdapter => {}

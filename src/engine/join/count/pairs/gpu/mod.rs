@@ -36,6 +36,16 @@ mod tests {
     }
 }
 
+/// The GPU memory the pair jobs in flight hold at most where a count
+/// names none (`--gpu-memory`). wgpu reports no adapter's memory, so it is
+/// a fixed 1 GiB: a sliver of a data-centre GPU's, a share of a small
+/// one's; each thread holds one job, 48 MiB at most.
+pub const GPU_MEMORY_DEFAULT: u64 = 1 << 30;
+
+/// The least `--gpu-memory`: one job's largest dispatch (8 and 32 MiB of
+/// patterns and up to 8 MiB of sums) with room to spare.
+pub const GPU_MEMORY_LEAST: u64 = 64 << 20;
+
 /// Why no GPU counts: each says how to get one (the job names the flag,
 /// `--gpu` or `--gpu-device <K>`).
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -120,7 +130,7 @@ pub enum Gpu {}
 #[cfg(not(feature = "gpu"))]
 impl Gpu {
     /// Never: this build has no GPU counter ([`GpuError::NotBuilt`]).
-    pub fn open(_adapter: Adapter) -> Result<Gpu, GpuError> {
+    pub fn open(_adapter: Adapter, _memory: u64) -> Result<Gpu, GpuError> {
         Err(GpuError::NotBuilt)
     }
 

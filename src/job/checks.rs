@@ -54,8 +54,8 @@ pub(super) fn check_run(run: &Run) -> Result<(), Error> {
 /// Refuses the options that do not go together: a depth out of range; a
 /// depth or symmetry with the join, which has neither; a layout with the
 /// backtracker, or one the board cannot take; a GPU with any engine but
-/// the join; a run only the pooled
-/// engines do (a journal, a shard, MPI) with a serial search. (The serial
+/// the join, GPU memory without a GPU or below one job's; a run only the
+/// pooled engines do (a journal, a shard, MPI) with a serial search. (The serial
 /// searches ignore the pooled engines' options.)
 pub(super) fn check_options(n: usize, options: &Options, run: &Run) -> Result<(), Error> {
     if let Some(depth) = options.depth {
@@ -88,14 +88,14 @@ pub(super) fn check_options(n: usize, options: &Options, run: &Run) -> Result<()
     }
     if let Some(bytes) = options.gpu_memory {
         let rule = match options.gpu {
-            None => "applies only with --gpu".to_string(),
-            Some(_) if bytes < GPU_MEMORY_LEAST => format!(
+            None => Some("applies only with --gpu".to_string()),
+            Some(_) if bytes < GPU_MEMORY_LEAST => Some(format!(
                 "must be at least {} (one pair job's largest dispatch)",
                 crate::problem::bytes(GPU_MEMORY_LEAST)
-            ),
-            Some(_) => String::new(),
+            )),
+            Some(_) => None,
         };
-        if !rule.is_empty() {
+        if let Some(rule) = rule {
             return Err(Error::Refused {
                 flag: "--gpu-memory <SIZE>",
                 value: crate::problem::bytes(bytes),

@@ -36,7 +36,7 @@ use crate::engine::backtrack::forecast::Search;
 use crate::engine::backtrack::plan::Plan;
 use crate::engine::backtrack::Backtrack;
 use crate::engine::cpu::Simd;
-use crate::engine::join::{self, Adapter, Gpu, GpuError, GpuReport, Join, JoinLayout};
+use crate::engine::join::{self, Adapter, Gpu, GpuError, Join, JoinLayout};
 use crate::engine::{Engine, EngineId, Fingerprint};
 use crate::exec::forecast::{self, Forecast};
 use crate::exec::journal::{self, Journal, JournalError};
@@ -260,11 +260,6 @@ impl Job {
             gpu,
             engine: OnceLock::new(),
         })
-    }
-
-    /// What its GPU did so far (`None` without one).
-    pub fn gpu_report(&self) -> Option<GpuReport> {
-        self.gpu.as_ref().map(|gpu| gpu.report())
     }
 
     /// The board size.
@@ -529,8 +524,9 @@ impl Job {
         let engine = self.engine()?.expect("a pooled count has an engine");
         let mut count = Count::of_engine(engine, tally, threads, elapsed_s)?;
         count.gpu = self
-            .gpu_report()
-            .map(|report| GpuUse::of(report, elapsed_s));
+            .gpu
+            .as_ref()
+            .map(|gpu| GpuUse::of(gpu.report(), elapsed_s));
         Ok(count)
     }
 }

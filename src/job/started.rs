@@ -4,7 +4,7 @@
 use std::sync::Arc;
 use std::time::Instant;
 
-use super::{Algorithm, Count, GpuUse, Job, JobError, ShardRun};
+use super::{Algorithm, Count, Job, JobError, ShardRun};
 use crate::engine::any::AnyEngine;
 use crate::engine::Engine;
 use crate::exec::journal::{self, Contents, Journal};
@@ -108,11 +108,10 @@ impl Started<'_> {
                 })?;
                 Ok(Outcome::Shard { file, resumed })
             }
-            None => {
-                let mut count = Count::of_engine(engine, tally, job.threads, elapsed_s)?;
-                count.gpu = job.gpu_report().map(|report| GpuUse::of(report, elapsed_s));
-                Ok(Outcome::Count { count, resumed })
-            }
+            None => Ok(Outcome::Count {
+                count: job.count_of(tally, job.threads, elapsed_s)?,
+                resumed,
+            }),
         }
     }
 }

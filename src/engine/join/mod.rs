@@ -388,11 +388,6 @@ impl Join {
         }
     }
 
-    /// What its GPU did so far, if it has one.
-    pub fn gpu_report(&self) -> Option<GpuReport> {
-        self.gpu.as_ref().map(|gpu| gpu.report())
-    }
-
     /// What its pairs are counted on.
     pub(in crate::engine::join) fn counter(&self) -> pairs::Counter<'_> {
         pairs::Counter {

@@ -20,6 +20,10 @@ const TILE: usize = 256;
 /// Stream patterns a workgroup takes (`STRETCH` in `pairs.wgsl`).
 const STRETCH: usize = 16384;
 
+/// Chunks of a 64-bit pattern, the most a table holds (`MOST_CHUNKS` in
+/// `pairs.wgsl`).
+const MOST_CHUNKS: usize = 13;
+
 /// The most weight bits a job may have: a workgroup's u32 sum counts at
 /// most TILE × STRETCH = 2^22 pairs, each weighing up to 2^9.
 const MOST_WEIGHT_BITS: u32 = 9;
@@ -45,43 +49,70 @@ pub struct Gpu {
     /// Every job to the GPU, whatever its length (NQUEENS_GPU_ALL=1).
     all: bool,
     pairs: AtomicU64,
-    busy: Mutex<Busy>,
-    /// The GPU memory the jobs in flight may take (`--gpu-memory`).
-    memory: Budget,
+    /// The jobs on it: their bytes within `--gpu-memory`, and how long it
+    /// was busy.
+    flight: Flight,
 }
 
-/// Bytes the jobs in flight hold on the GPU, kept within a bound: a job
-/// waits for room before it makes its buffers.
-struct Budget {
+/// The jobs on the GPU: the bytes they hold, kept within a bound (a job
+/// waits for room before it makes its buffers), and how long at least one
+/// was there (since when, and before).
+struct Flight {
     bound: u64,
-    used: Mutex<u64>,
+    now: Mutex<InFlight>,
     freed: Condvar,
 }
 
-impl Budget {
-    fn new(bound: u64) -> Budget {
-        Budget {
+#[derive(Default)]
+struct InFlight {
+    bytes: u64,
+    since: Option<Instant>,
+    busy: Duration,
+}
+
+impl Flight {
+    fn new(bound: u64) -> Flight {
+        Flight {
             bound,
-            used: Mutex::new(0),
+            now: Mutex::new(InFlight::default()),
             freed: Condvar::new(),
         }
     }
 
-    /// Waits until `bytes` more fit (or nothing else is held: a job
-    /// larger than the bound runs alone), then holds them.
-    fn take(&self, bytes: u64) {
-        let mut used = self.used.lock().unwrap_or_else(|e| e.into_inner());
-        while *used > 0 && *used + bytes > self.bound {
-            used = self.freed.wait(used).unwrap_or_else(|e| e.into_inner());
-        }
-        *used += bytes;
+    fn lock(&self) -> std::sync::MutexGuard<'_, InFlight> {
+        self.now.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    /// Lets `bytes` go.
-    fn give(&self, bytes: u64) {
-        let mut used = self.used.lock().unwrap_or_else(|e| e.into_inner());
-        *used -= bytes;
+    /// Waits until a job of `bytes` fits (or nothing else is on the GPU:
+    /// a job larger than the bound runs alone), then lets it on.
+    fn enter(&self, bytes: u64) {
+        let mut now = self.lock();
+        while now.bytes > 0 && now.bytes + bytes > self.bound {
+            now = self.freed.wait(now).unwrap_or_else(|e| e.into_inner());
+        }
+        if now.bytes == 0 {
+            now.since = Some(Instant::now());
+        }
+        now.bytes += bytes;
+    }
+
+    /// A job of `bytes` done.
+    fn leave(&self, bytes: u64) {
+        let mut now = self.lock();
+        now.bytes -= bytes;
+        if now.bytes == 0 {
+            if let Some(since) = now.since.take() {
+                now.busy += since.elapsed();
+            }
+        }
         self.freed.notify_all();
+    }
+
+    /// Seconds at least one job was on the GPU, so far.
+    fn busy_s(&self) -> f64 {
+        let now = self.lock();
+        let running = now.since.map_or(Duration::ZERO, |since| since.elapsed());
+        (now.busy + running).as_secs_f64()
     }
 }
 
@@ -92,14 +123,6 @@ fn dispatch_bytes(sliced: usize, stream: usize) -> u64 {
     let (a, b) = (sliced.min(SLICE), stream.min(4 * SLICE));
     let groups = a.div_ceil(TILE) * b.div_ceil(STRETCH);
     (8 * (a + b) + 2 * 4 * groups + 24) as u64
-}
-
-/// How long at least one job was on the GPU.
-#[derive(Default)]
-struct Busy {
-    in_flight: usize,
-    since: Option<Instant>,
-    total: Duration,
 }
 
 impl std::fmt::Debug for Gpu {
@@ -182,8 +205,7 @@ impl Gpu {
             backend: info.backend.to_string(),
             all: std::env::var_os("NQUEENS_GPU_ALL").is_some_and(|v| v == "1"),
             pairs: AtomicU64::new(0),
-            busy: Mutex::new(Busy::default()),
-            memory: Budget::new(memory),
+            flight: Flight::new(memory),
         })
     }
 
@@ -222,12 +244,10 @@ impl Gpu {
             return 0;
         }
         let bytes = dispatch_bytes(sliced.len(), stream.len());
-        self.memory.take(bytes);
-        self.started();
-        let chunks = bits.div_ceil(CHUNK).clamp(1, 13) as u32;
+        self.flight.enter(bytes);
+        let chunks = bits.div_ceil(CHUNK).clamp(1, MOST_CHUNKS) as u32;
         let total = self.count_sliced((sliced, stream), (chunks, weights), SLICE);
-        self.finished();
-        self.memory.give(bytes);
+        self.flight.leave(bytes);
         self.pairs.fetch_add(
             (sliced.len() as u64).saturating_mul(stream.len() as u64),
             Ordering::Relaxed,
@@ -370,33 +390,13 @@ impl Gpu {
         total
     }
 
-    fn started(&self) {
-        let mut busy = self.busy.lock().unwrap_or_else(|e| e.into_inner());
-        if busy.in_flight == 0 {
-            busy.since = Some(Instant::now());
-        }
-        busy.in_flight += 1;
-    }
-
-    fn finished(&self) {
-        let mut busy = self.busy.lock().unwrap_or_else(|e| e.into_inner());
-        busy.in_flight -= 1;
-        if busy.in_flight == 0 {
-            if let Some(since) = busy.since.take() {
-                busy.total += since.elapsed();
-            }
-        }
-    }
-
     /// What it did so far.
     pub fn report(&self) -> GpuReport {
-        let busy = self.busy.lock().unwrap_or_else(|e| e.into_inner());
-        let running = busy.since.map_or(Duration::ZERO, |since| since.elapsed());
         GpuReport {
             adapter: self.adapter.clone(),
             backend: self.backend.clone(),
             pairs: self.pairs.load(Ordering::Relaxed),
-            busy_s: (busy.total + running).as_secs_f64(),
+            busy_s: self.flight.busy_s(),
         }
     }
 }
@@ -445,13 +445,13 @@ mod tests {
         use std::sync::Arc;
         // The largest dispatch fits the least bound the job accepts.
         assert!(dispatch_bytes(usize::MAX / 16, usize::MAX / 16) <= super::super::GPU_MEMORY_LEAST);
-        let budget = Arc::new(Budget::new(100));
-        budget.take(60);
+        let flight = Arc::new(Flight::new(100));
+        flight.enter(60);
         let waiting = {
-            let budget = Arc::clone(&budget);
+            let flight = Arc::clone(&flight);
             std::thread::spawn(move || {
-                budget.take(60);
-                *budget.used.lock().unwrap()
+                flight.enter(60);
+                flight.lock().bytes
             })
         };
         std::thread::sleep(std::time::Duration::from_millis(50));
@@ -459,12 +459,13 @@ mod tests {
             !waiting.is_finished(),
             "60 + 60 bytes held under a bound of 100"
         );
-        budget.give(60);
+        flight.leave(60);
         assert_eq!(waiting.join().unwrap(), 60);
         // Alone, a job larger than the bound runs.
-        budget.give(60);
-        budget.take(500);
-        budget.give(500);
+        flight.leave(60);
+        flight.enter(500);
+        flight.leave(500);
+        assert!(flight.busy_s() > 0.0);
     }
 
     #[test]

@@ -210,13 +210,11 @@ pub fn count_weighted(simd: Simd, a: &[u64], b: &[u64], bits: usize, weights: u6
 }
 
 fn count_into(counter: Counter, sliced: &[u64], stream: &[u64], bits: usize, weights: u64) -> u64 {
-    // Long lists go to the GPU whole, if there is one: its dispatches
-    // want thousands of workgroups, which the sieve's buckets are not.
     if let Some(gpu) = counter
         .gpu
         .filter(|gpu| gpu.takes(sliced.len(), stream.len(), weights))
     {
-        return gpu.count(sliced, stream, bits, weights);
+        return count_on_gpu(gpu, counter.simd, (sliced, stream), bits, weights);
     }
     let simd = counter.simd;
     // Small lists do not pay for a block's tables.
@@ -227,11 +225,52 @@ fn count_into(counter: Counter, sliced: &[u64], stream: &[u64], bits: usize, wei
     if key.len() == 0 {
         return count_streams(simd, sliced, &[stream], bits, weights);
     }
-    // The sieve copies both sides: bits no pair clashes on go as well,
-    // as many as save chunks.
-    let dead = dead_bits((sliced, stream), bits, weights) & !key.mask();
-    let key = key.without(fewest_saving_chunks(dead, key.kept_bits(bits)));
+    let key = squeezing_dead(key, (sliced, stream), bits, weights);
     count_sieved(simd, key, (sliced, stream), bits, weights)
+}
+
+/// `key` also squeezing out the bits no pair of `sliced` and `stream`
+/// clashes on, as many as save chunks: the sieve copies both sides, and
+/// they may as well go.
+fn squeezing_dead(
+    key: sieve::Key,
+    (sliced, stream): (&[u64], &[u64]),
+    bits: usize,
+    weights: u64,
+) -> sieve::Key {
+    let dead = dead_bits((sliced, stream), bits, weights) & !key.mask();
+    key.without(fewest_saving_chunks(dead, key.kept_bits(bits)))
+}
+
+/// [`count_into`] on `gpu`: sides past [`gpu::GPU_SIDE_MOST`] cut in
+/// halves, each job sorted into the sieve's buckets here (by bit
+/// extraction where `simd` has it fast) and counted there.
+fn count_on_gpu(
+    gpu: &gpu::Gpu,
+    simd: Simd,
+    (sliced, stream): (&[u64], &[u64]),
+    bits: usize,
+    weights: u64,
+) -> u64 {
+    if sliced.len() > gpu::GPU_SIDE_MOST {
+        let (x, y) = sliced.split_at(sliced.len() / 2);
+        return count_on_gpu(gpu, simd, (x, stream), bits, weights)
+            + count_on_gpu(gpu, simd, (y, stream), bits, weights);
+    }
+    if stream.len() > gpu::GPU_SIDE_MOST {
+        let (x, y) = stream.split_at(stream.len() / 2);
+        return count_on_gpu(gpu, simd, (sliced, x), bits, weights)
+            + count_on_gpu(gpu, simd, (sliced, y), bits, weights);
+    }
+    let key = sieve::Key::choose(sliced, stream, (bits, weights), extracts_bits(simd));
+    let key = squeezing_dead(key, (sliced, stream), bits, weights);
+    sieve::sorted(
+        key,
+        (sliced, stream),
+        (bits, weights),
+        extracts_bits(simd),
+        |a, b, (bits, weights)| gpu.count(a, b, bits, weights),
+    )
 }
 
 /// The bits of patterns of `bits` bits that no pair of `a` and `b` can

@@ -369,6 +369,30 @@ struct Sorted {
 }
 
 impl Sorted {
+    /// Its buckets.
+    fn buckets(&self) -> Buckets<'_> {
+        Buckets {
+            patterns: &self.patterns,
+            starts: &self.starts,
+        }
+    }
+}
+
+/// A side sorted into buckets: `patterns[starts[v]..starts[v + 1]]` is
+/// bucket v (a power of two of them). Bucket i of the sliced side meets
+/// bucket j of the stream where `i & j == 0`.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Buckets<'a> {
+    pub(super) patterns: &'a [u64],
+    pub(super) starts: &'a [usize],
+}
+
+impl Buckets<'_> {
+    /// How many buckets.
+    pub(super) fn len(&self) -> usize {
+        self.starts.len() - 1
+    }
+
     /// Bucket `v`.
     fn bucket(&self, v: usize) -> &[u64] {
         &self.patterns[self.starts[v]..self.starts[v + 1]]
@@ -437,6 +461,38 @@ fn sort_on(key: Key, pext: bool, patterns: &[u64], values: &mut Vec<u16>, sorted
     sort(key, patterns, values, sorted);
 }
 
+/// `f` on `sliced` and `stream` sorted on `key` and squeezed, and the
+/// bits and weights of a squeezed pattern (`pext` as in [`count`]); a key
+/// of no bit that squeezes none hands the sides as they are, a bucket
+/// each.
+pub(super) fn sorted<R>(
+    key: Key,
+    (sliced, stream): (&[u64], &[u64]),
+    (bits, weights): (usize, u64),
+    pext: bool,
+    f: impl FnOnce(Buckets, Buckets, (usize, u64)) -> R,
+) -> R {
+    debug_assert_eq!((key.mask | key.dead) & weights, 0, "a weight bit squeezed");
+    if key.mask | key.dead == 0 {
+        let starts = ([0, sliced.len()], [0, stream.len()]);
+        let a = Buckets {
+            patterns: sliced,
+            starts: &starts.0,
+        };
+        let b = Buckets {
+            patterns: stream,
+            starts: &starts.1,
+        };
+        return f(a, b, (bits, weights));
+    }
+    SCRATCH.with_borrow_mut(|scratch| {
+        sort_on(key, pext, sliced, &mut scratch.values, &mut scratch.sliced);
+        sort_on(key, pext, stream, &mut scratch.values, &mut scratch.stream);
+        let squeezed = (key.kept_bits(bits), key.squeeze(weights));
+        f(scratch.sliced.buckets(), scratch.stream.buckets(), squeezed)
+    })
+}
+
 /// The pairs of `sliced` and `stream` with no common bit, each counted
 /// 2^k times for the k bits of `weights` its `stream` pattern has, both
 /// sides sorted on `key` (no bit of `weights`): `count` is called on each
@@ -462,7 +518,8 @@ pub(super) fn count(
         sort_on(key, pext, sliced, values, a);
         sort_on(key, pext, stream, values, b);
         let (bits, weights) = (key.kept_bits(bits), key.squeeze(weights));
-        let every = (1 << key.len()) - 1;
+        let (a, b) = (a.buckets(), b.buckets());
+        let every = a.len() - 1;
         let mut total = 0;
         let mut streams: Vec<&[u64]> = Vec::new();
         for i in 0..=every {

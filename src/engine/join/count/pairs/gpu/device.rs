@@ -1,6 +1,7 @@
 //! The GPU pair counter on wgpu: the adapter opened once, the shader
-//! compiled once, and each pair job its buffers, one dispatch per slice of
-//! the lists, and the workgroups' sums read back.
+//! compiled once, and each pair job (both sides in the sieve's buckets)
+//! its buffers, its tasks in dispatches (`plan.rs`), and the workgroups'
+//! sums read back.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{mpsc, Condvar, Mutex};
@@ -8,17 +9,13 @@ use std::time::{Duration, Instant};
 
 use wgpu::util::DeviceExt;
 
+use super::super::sieve::Buckets;
 use super::super::CHUNK;
-use super::{Adapter, GpuError, GpuReport};
+use super::plan::{self, Dispatch, MOST_RANGES, STRETCH, TILE};
+use super::{Adapter, GpuError, GpuReport, GPU_SIDE_MOST};
 
 // A pattern goes to the shader as its bytes: two u32 words, low first.
 const _: () = assert!(cfg!(target_endian = "little"));
-
-/// Sliced patterns a workgroup takes (`TILE` in `pairs.wgsl`).
-const TILE: usize = 256;
-
-/// Stream patterns a workgroup takes (`STRETCH` in `pairs.wgsl`).
-const STRETCH: usize = 16384;
 
 /// Chunks of a 64-bit pattern, the most a table holds (`MOST_CHUNKS` in
 /// `pairs.wgsl`).
@@ -28,11 +25,13 @@ const MOST_CHUNKS: usize = 13;
 /// most TILE × STRETCH = 2^22 pairs, each weighing up to 2^9.
 const MOST_WEIGHT_BITS: u32 = 9;
 
-/// The most sliced patterns one dispatch takes, and a quarter of the most
-/// stream patterns: 8 MiB and 32 MiB buffers, within every adapter's
-/// default binding limit (128 MiB), and 4,096 × 256 workgroups (each
-/// dimension's limit is 65,535), whose sums read back are 4 MiB at most.
-const SLICE: usize = 1 << 20;
+/// The most tasks a dispatch takes: 4 MiB of them, and 1 MiB of sums on
+/// the GPU and as much read back.
+const MOST_TASKS: usize = 1 << 18;
+
+/// Workgroups in a row of a dispatch's grid (each dimension's limit is
+/// 65,535): 8 rows at most.
+const GRID_ROW: usize = 1 << 15;
 
 /// From this many pairs a job goes to the GPU, unless NQUEENS_GPU_ALL=1
 /// sends every one: shorter jobs cost less on the CPU than their
@@ -116,13 +115,19 @@ impl Flight {
     }
 }
 
-/// The GPU bytes the largest dispatch of a job of `sliced` × `stream`
-/// patterns makes: both slices of patterns, the workgroups' sums twice
-/// (on the GPU and read back), and the job's words.
-fn dispatch_bytes(sliced: usize, stream: usize) -> u64 {
-    let (a, b) = (sliced.min(SLICE), stream.min(4 * SLICE));
-    let groups = a.div_ceil(TILE) * b.div_ceil(STRETCH);
-    (8 * (a + b) + 2 * 4 * groups + 24) as u64
+/// The GPU bytes a job of `sliced` × `stream` patterns in `buckets`
+/// buckets a side holds at most: both sides, and its largest dispatch's
+/// tasks, ranges and sums (twice: on the GPU and read back) and words. A
+/// tile of a bucket meets at most two runs of stream ranges for every
+/// STRETCH patterns of the stream, and one more; a bucket's ranges are at
+/// most one per stream bucket and one per stretch.
+fn job_bytes(sliced: usize, stream: usize, buckets: usize) -> u64 {
+    let stretches = stream.div_ceil(STRETCH);
+    let tiles = sliced.div_ceil(TILE).saturating_add(buckets);
+    let tasks = MOST_TASKS.min(tiles.saturating_mul(2 * stretches + 1));
+    let ranges = MOST_RANGES.min(buckets.saturating_mul(buckets + stretches));
+    let patterns = 8 * (sliced.min(GPU_SIDE_MOST) + stream.min(GPU_SIDE_MOST));
+    (patterns + 16 * tasks + 8 * ranges + 2 * 4 * tasks + 24) as u64
 }
 
 impl std::fmt::Debug for Gpu {
@@ -221,9 +226,10 @@ impl Gpu {
         (self.all || long) && weights.count_ones() <= MOST_WEIGHT_BITS
     }
 
-    /// The pairs of `sliced` and `stream` (patterns of `bits` bits) with
-    /// no common bit, each counted 2^k times for the k bits of `weights`
-    /// its `stream` pattern has (at most [`MOST_WEIGHT_BITS`]: see
+    /// The pairs of `sliced` and `stream` (the sieve's buckets of
+    /// patterns of `bits` bits, at most [`GPU_SIDE_MOST`] a side) with no
+    /// common bit, each counted 2^k times for the k bits of `weights` its
+    /// `stream` pattern has (at most [`MOST_WEIGHT_BITS`]: see
     /// [`Gpu::takes`]).
     ///
     /// # Panics
@@ -231,92 +237,101 @@ impl Gpu {
     /// go on without the pairs it was given.
     pub(in crate::engine::join::count::pairs) fn count(
         &self,
-        sliced: &[u64],
-        stream: &[u64],
+        sliced: Buckets,
+        stream: Buckets,
         bits: usize,
         weights: u64,
+    ) -> u64 {
+        self.count_in((sliced, stream), (bits, weights), MOST_TASKS)
+    }
+
+    /// [`Gpu::count`] in dispatches of at most `most_tasks` tasks.
+    fn count_in(
+        &self,
+        (sliced, stream): (Buckets, Buckets),
+        (bits, weights): (usize, u64),
+        most_tasks: usize,
     ) -> u64 {
         assert!(
             weights.count_ones() <= MOST_WEIGHT_BITS,
             "weights {weights:#x}"
         );
-        if sliced.is_empty() || stream.is_empty() {
+        let lens = (sliced.patterns.len(), stream.patterns.len());
+        assert!(
+            lens.0.max(lens.1) <= GPU_SIDE_MOST,
+            "a side of {lens:?} patterns"
+        );
+        if lens.0 == 0 || lens.1 == 0 {
             return 0;
         }
-        let bytes = dispatch_bytes(sliced.len(), stream.len());
+        let bytes = job_bytes(lens.0, lens.1, sliced.len());
         self.flight.enter(bytes);
         let chunks = bits.div_ceil(CHUNK).clamp(1, MOST_CHUNKS) as u32;
-        let total = self.count_sliced((sliced, stream), (chunks, weights), SLICE);
+        let sides = (
+            self.patterns(sliced.patterns),
+            self.patterns(stream.patterns),
+        );
+        let mut total = 0;
+        plan::plan(sliced, stream, most_tasks, |dispatch| {
+            total += self.dispatch((&sides.0, &sides.1), dispatch, (chunks, weights));
+        });
+        drop(sides);
         self.flight.leave(bytes);
         self.pairs.fetch_add(
-            (sliced.len() as u64).saturating_mul(stream.len() as u64),
+            (lens.0 as u64).saturating_mul(lens.1 as u64),
             Ordering::Relaxed,
         );
         total
     }
 
-    /// [`Gpu::count`]'s pairs on patterns of `chunks` chunks, the sliced
-    /// side cut in slices of at most `slice` patterns, the stream in
-    /// slices of at most four times that.
-    fn count_sliced(
-        &self,
-        (sliced, stream): (&[u64], &[u64]),
-        (chunks, weights): (u32, u64),
-        slice: usize,
-    ) -> u64 {
-        let mut total = 0;
-        for a in sliced.chunks(slice) {
-            let a_buffer = self.patterns(a);
-            for b in stream.chunks(4 * slice) {
-                total += self.dispatch((&a_buffer, a.len()), b, (chunks, weights));
-            }
-        }
-        total
+    /// A buffer holding `words`.
+    fn buffer<T>(&self, label: &str, words: &[T], usage: wgpu::BufferUsages) -> wgpu::Buffer {
+        // SAFETY: the callers' words (u32, u64) have no padding and every
+        // byte pattern is a u8.
+        let bytes = unsafe {
+            std::slice::from_raw_parts(words.as_ptr().cast::<u8>(), std::mem::size_of_val(words))
+        };
+        self.device
+            .create_buffer_init(&wgpu::util::BufferInitDescriptor {
+                label: Some(label),
+                contents: bytes,
+                usage,
+            })
     }
 
     /// A storage buffer holding `patterns`.
     fn patterns(&self, patterns: &[u64]) -> wgpu::Buffer {
-        // SAFETY: u64 has no padding and every byte pattern is a u8.
-        let bytes = unsafe {
-            std::slice::from_raw_parts(
-                patterns.as_ptr().cast::<u8>(),
-                std::mem::size_of_val(patterns),
-            )
-        };
-        self.device
-            .create_buffer_init(&wgpu::util::BufferInitDescriptor {
-                label: Some("patterns"),
-                contents: bytes,
-                usage: wgpu::BufferUsages::STORAGE,
-            })
+        self.buffer("patterns", patterns, wgpu::BufferUsages::STORAGE)
     }
 
-    /// One dispatch: the sliced patterns in `a` (so many) against `b`.
+    /// One dispatch: its tasks on the sides `a` (sliced) and `b`.
     fn dispatch(
         &self,
-        (a, a_len): (&wgpu::Buffer, usize),
-        b: &[u64],
+        (a, b): (&wgpu::Buffer, &wgpu::Buffer),
+        dispatch: &Dispatch,
         (chunks, weights): (u32, u64),
     ) -> u64 {
-        let groups = (a_len.div_ceil(TILE), b.len().div_ceil(STRETCH));
+        let tasks = dispatch.tasks.len();
+        let groups = (tasks.min(GRID_ROW), tasks.div_ceil(GRID_ROW));
+        // The tasks as pairs of words (tile; ranges), then the ranges.
+        let plan: Vec<u32> = dispatch
+            .tasks
+            .iter()
+            .flatten()
+            .chain(dispatch.ranges.iter().flatten())
+            .copied()
+            .collect();
         let job: [u32; 6] = [
-            a_len as u32,
-            b.len() as u32,
+            tasks as u32,
+            chunks,
             weights as u32,
             (weights >> 32) as u32,
-            chunks,
+            2 * tasks as u32,
             0,
         ];
-        let job_bytes: Vec<u8> = job.iter().flat_map(|w| w.to_le_bytes()).collect();
-        let job = self
-            .device
-            .create_buffer_init(&wgpu::util::BufferInitDescriptor {
-                label: Some("job"),
-                contents: &job_bytes,
-                usage: wgpu::BufferUsages::UNIFORM,
-            });
-        let b = self.patterns(b);
-        let sums_size = (groups.0 * groups.1 * 4) as u64;
+        let job = self.buffer("job", &job, wgpu::BufferUsages::UNIFORM);
+        let plan = self.buffer("plan", &plan, wgpu::BufferUsages::STORAGE);
+        let sums_size = (tasks * 4) as u64;
         let sums = self.device.create_buffer(&wgpu::BufferDescriptor {
             label: Some("sums"),
             size: sums_size,
@@ -347,6 +362,10 @@ impl Gpu {
                 },
                 wgpu::BindGroupEntry {
                     binding: 3,
+                    resource: plan.as_entire_binding(),
+                },
+                wgpu::BindGroupEntry {
+                    binding: 4,
                     resource: sums.as_entire_binding(),
                 },
             ],
@@ -405,15 +424,17 @@ impl Gpu {
 mod tests {
     use super::*;
     use crate::engine::join::count::pairs::count_naive_weighted;
+    use crate::engine::join::count::pairs::sieve::MOST_KEY_BITS;
     use std::sync::OnceLock;
 
-    /// The GPU the tests count on: none is a skip, said once, unless
-    /// NQUEENS_REQUIRE_GPU=1 (CI on lavapipe), where it fails.
+    /// The GPU the tests count on, taking every job: none is a skip,
+    /// said once, unless NQUEENS_REQUIRE_GPU=1 (CI on lavapipe), where it
+    /// fails.
     pub(crate) fn gpu() -> Option<&'static Gpu> {
         static GPU: OnceLock<Option<Gpu>> = OnceLock::new();
         GPU.get_or_init(
             || match Gpu::open(Adapter::Preferred, super::super::GPU_MEMORY_DEFAULT) {
-                Ok(gpu) => Some(gpu),
+                Ok(gpu) => Some(Gpu { all: true, ..gpu }),
                 Err(why) if std::env::var_os("NQUEENS_REQUIRE_GPU").is_some_and(|v| v == "1") => {
                     panic!("NQUEENS_REQUIRE_GPU=1 and no GPU: {why}")
                 }
@@ -440,11 +461,36 @@ mod tests {
         (0..len).map(|_| next() & next() & mask).collect()
     }
 
+    /// Whole sides, a bucket each.
+    fn count_whole(
+        gpu: &Gpu,
+        (a, b): (&[u64], &[u64]),
+        bits: usize,
+        weights: u64,
+        most: usize,
+    ) -> u64 {
+        let starts = ([0, a.len()], [0, b.len()]);
+        let a = Buckets {
+            patterns: a,
+            starts: &starts.0,
+        };
+        let b = Buckets {
+            patterns: b,
+            starts: &starts.1,
+        };
+        gpu.count_in((a, b), (bits, weights), most)
+    }
+
     #[test]
     fn jobs_wait_for_room_within_the_gpu_memory_bound() {
         use std::sync::Arc;
-        // The largest dispatch fits the least bound the job accepts.
-        assert!(dispatch_bytes(usize::MAX / 16, usize::MAX / 16) <= super::super::GPU_MEMORY_LEAST);
+        // The largest job fits the least bound the count accepts.
+        let largest = job_bytes(GPU_SIDE_MOST, GPU_SIDE_MOST, 1 << MOST_KEY_BITS);
+        assert!(largest <= super::super::GPU_MEMORY_LEAST, "{largest}");
+        assert_eq!(
+            job_bytes(usize::MAX / 16, usize::MAX / 16, usize::MAX / 16),
+            largest
+        );
         let flight = Arc::new(Flight::new(100));
         flight.enter(60);
         let waiting = {
@@ -490,7 +536,7 @@ mod tests {
                 for weights in [0, 1 << 3 | 1 << 38, 1 << 33 | 1 << 50 | 1 << 59] {
                     let expected = count_naive_weighted(&a, &b, weights);
                     assert_eq!(
-                        gpu.count(&a, &b, bits, weights),
+                        count_whole(gpu, (&a, &b), bits, weights, MOST_TASKS),
                         expected,
                         "{a_len} x {b_len}, {bits} bits, weights {weights:#x}"
                     );
@@ -502,16 +548,49 @@ mod tests {
     }
 
     #[test]
-    fn lists_cut_in_slices_count_the_same() {
+    fn jobs_cut_in_many_dispatches_count_the_same() {
         let Some(gpu) = gpu() else { return };
         // Streams past a workgroup's stretch (16,384), too.
         let (a, b) = (patterns(1000, 50, 11), patterns(40_000, 50, 12));
         for weights in [0, 1 << 7 | 1 << 44] {
             let expected = count_naive_weighted(&a, &b, weights);
-            for slice in [256, 300, 999, 4096] {
-                let counted = gpu.count_sliced((&a, &b), (10, weights), slice);
-                assert_eq!(counted, expected, "{slice}");
+            for most in [1, 2, 5, 11] {
+                let counted = count_whole(gpu, (&a, &b), 50, weights, most);
+                assert_eq!(counted, expected, "{most}");
             }
+        }
+    }
+
+    #[test]
+    fn sieved_jobs_on_the_gpu_count_what_the_double_loop_counts() {
+        use crate::engine::cpu::Simd;
+        use crate::engine::join::count::pairs::{count_by_weight, count_on, sieve, Counter};
+        let Some(gpu) = gpu() else { return };
+        let counter = Counter {
+            simd: Simd::None,
+            gpu: Some(gpu),
+        };
+        // Patterns holding each of bits 0..8 about half the time, so that the
+        // sieve keys on them, and few others, so that many pairs are
+        // disjoint.
+        let thin = |len, seed| -> Vec<u64> {
+            let (x, y) = (patterns(len, 44, seed), patterns(len, 44, seed + 100));
+            let dense = patterns(len, 64, seed + 200);
+            (0..len)
+                .map(|i| x[i] & y[i] | (dense[i] | dense[i] >> 8) & 0xff)
+                .collect()
+        };
+        for (i, &(a_len, b_len)) in [(20_000, 12_000), (9_000, 30_000)].iter().enumerate() {
+            let (a, mut b) = (thin(a_len, 2 * i as u64), thin(b_len, 2 * i as u64 + 1));
+            let key = sieve::Key::choose(&a, &b, (44, 0), false);
+            assert!(key.len() > 0, "no key for {a_len} x {b_len}");
+            assert_eq!(
+                count_on(counter, &a, &b, 44),
+                count_naive_weighted(&a, &b, 0)
+            );
+            let weights = 1 << 3 | 1 << 40;
+            let expected = count_naive_weighted(&a, &b, weights);
+            assert_eq!(count_by_weight(counter, &a, &mut b, 44, weights), expected);
         }
     }
 

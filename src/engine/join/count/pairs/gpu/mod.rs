@@ -1,12 +1,13 @@
 //! Pairs counted on a GPU (the cargo feature `gpu`): wgpu on whatever
 //! Vulkan, Metal or DX12 driver the machine has, any vendor's GPU or a
 //! software one (Mesa's lavapipe, which CI tests on). The CPU keeps
-//! gluing halves; a pair job (two lists, `count_into` in `pairs/mod.rs`)
-//! long enough to pay for its transfers goes to the GPU whole, shorter ones
-//! to the CPU's path and its sieve. Every worker thread submits its own
-//! jobs, so the GPU's queue holds as many as there are threads. The
-//! shader counts on bit-sliced blocks as the CPU paths do (`pairs.wgsl`);
-//! the sieve's buckets stay on the CPU side for now.
+//! gluing halves and sorts each pair job (two lists, `count_into` in
+//! `pairs/mod.rs`) long enough to pay for its transfers into the sieve's
+//! buckets, as for its own count; the GPU counts the buckets that may
+//! pair, cut into tasks (`plan.rs`) on bit-sliced blocks as the CPU paths
+//! count them (`pairs.wgsl`). Shorter jobs stay on the CPU. Every worker
+//! thread submits its own jobs, so the GPU's queue holds as many as there
+//! are threads.
 //!
 //! Counts are exact: integers only, u32 sums per workgroup bounded by
 //! how the host cuts the lists (`pairs.wgsl`), added on the host in u64.
@@ -15,6 +16,8 @@
 
 #[cfg(feature = "gpu")]
 mod device;
+#[cfg(feature = "gpu")]
+mod plan;
 
 #[cfg(feature = "gpu")]
 pub use device::Gpu;
@@ -39,12 +42,18 @@ mod tests {
 /// The GPU memory the pair jobs in flight hold at most where a count
 /// names none (`--gpu-memory`). wgpu reports no adapter's memory, so it is
 /// a fixed 1 GiB: a sliver of a data-centre GPU's, a share of a small
-/// one's; each thread holds one job, 48 MiB at most.
+/// one's; each thread holds one job, 42 MiB at most.
 pub const GPU_MEMORY_DEFAULT: u64 = 1 << 30;
 
-/// The least `--gpu-memory`: one job's largest dispatch (8 and 32 MiB of
-/// patterns and up to 8 MiB of sums) with room to spare.
+/// The least `--gpu-memory`: one job at its largest (two sides of
+/// [`GPU_SIDE_MOST`] patterns, 32 MiB, and a dispatch's 10 MiB of tasks,
+/// ranges and sums) with room to spare.
 pub const GPU_MEMORY_LEAST: u64 = 64 << 20;
+
+/// The most patterns a side of a GPU job holds (16 MiB): longer sides
+/// are cut, each piece a job. The join's longest lists hold about four
+/// million.
+pub const GPU_SIDE_MOST: usize = 1 << 21;
 
 /// Why no GPU counts: each says how to get one (the job names the flag,
 /// `--gpu` or `--gpu-device <K>`).
@@ -139,11 +148,12 @@ impl Gpu {
         match *self {}
     }
 
-    /// The pairs of `sliced` and `stream` with no common bit, weighted.
+    /// The pairs of the buckets `sliced` and `stream` with no common
+    /// bit, weighted.
     pub(super) fn count(
         &self,
-        _sliced: &[u64],
-        _stream: &[u64],
+        _sliced: super::sieve::Buckets,
+        _stream: super::sieve::Buckets,
         _bits: usize,
         _weights: u64,
     ) -> u64 {

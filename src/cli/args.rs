@@ -138,7 +138,8 @@ pub struct CountArgs {
     #[arg(long, value_name = "K", requires = "gpu")]
     pub gpu_device: Option<usize>,
     /// The most GPU memory --gpu's pair jobs in flight may hold, e.g. 512M
-    /// or 4G, at least 64M [default: 1G].
+    /// or 4G, at least 64M [default: a quarter of the GPU's memory where
+    /// its driver is Vulkan's, else 1G].
     #[arg(long, value_name = "SIZE", value_parser = parse_size, requires = "gpu")]
     pub gpu_memory: Option<u64>,
 }

@@ -244,10 +244,7 @@ impl Job {
         // The GPU opened once, here: no adapter is a refusal before
         // anything runs.
         let gpu = match options.gpu.filter(|_| options.algorithm == Algorithm::Join) {
-            Some(adapter) => {
-                let memory = options.gpu_memory.unwrap_or(join::GPU_MEMORY_DEFAULT);
-                Some(Arc::new(open_gpu(adapter, memory)?))
-            }
+            Some(adapter) => Some(Arc::new(open_gpu(adapter, options.gpu_memory)?)),
             None => None,
         };
         Ok(Job {
@@ -532,8 +529,9 @@ impl Job {
 }
 
 /// The GPU `adapter` names, its jobs in flight holding at most `memory`
-/// bytes, or the refusal of the flag that asked for it.
-fn open_gpu(adapter: Adapter, memory: u64) -> Result<Gpu, Error> {
+/// bytes (`None`: the adapter's default), or the refusal of the flag that
+/// asked for it.
+fn open_gpu(adapter: Adapter, memory: Option<u64>) -> Result<Gpu, Error> {
     Gpu::open(adapter, memory).map_err(|e| {
         let (flag, value) = match (&e, adapter) {
             (GpuError::NoSuchDevice { .. }, Adapter::Index(k)) => {

@@ -142,6 +142,8 @@ pub struct Options {
     /// resumes and merges with one counted without.
     pub gpu: Option<Adapter>,
     /// The most GPU memory the pair jobs in flight hold, in bytes (`None`:
+    /// a [`GPU_MEMORY_SHARE`](crate::engine::join::GPU_MEMORY_SHARE) of
+    /// what a Vulkan driver reports, else
     /// [`GPU_MEMORY_DEFAULT`](crate::engine::join::GPU_MEMORY_DEFAULT));
     /// only with a GPU, at least
     /// [`GPU_MEMORY_LEAST`](crate::engine::join::GPU_MEMORY_LEAST).

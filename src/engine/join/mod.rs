@@ -76,7 +76,7 @@ use std::sync::Arc;
 
 use self::count::pairs;
 pub use self::count::pairs::gpu::{
-    Adapter, Gpu, GpuError, GpuReport, GPU_MEMORY_DEFAULT, GPU_MEMORY_LEAST,
+    Adapter, Gpu, GpuError, GpuReport, GPU_MEMORY_DEFAULT, GPU_MEMORY_LEAST, GPU_MEMORY_SHARE,
 };
 use self::count::{Frame, QuarterTable, Source, Splits, RUN, SEARCHED_FILL_MOST};
 pub use self::forecast::Sketch;

@@ -13,6 +13,7 @@ use super::super::sieve::Buckets;
 use super::super::CHUNK;
 use super::plan::{self, Dispatch, MOST_RANGES, STRETCH, TILE};
 use super::{Adapter, GpuError, GpuReport, GPU_SIDE_MOST};
+use super::{GPU_MEMORY_DEFAULT, GPU_MEMORY_LEAST, GPU_MEMORY_SHARE};
 
 // A pattern goes to the shader as its bytes: two u32 words, low first.
 const _: () = assert!(cfg!(target_endian = "little"));
@@ -130,6 +131,38 @@ fn job_bytes(sliced: usize, stream: usize, buckets: usize) -> u64 {
     (patterns + 16 * tasks + 8 * ranges + 2 * 4 * tasks + 24) as u64
 }
 
+/// The default bound of the jobs in flight on `adapter`: a
+/// [`GPU_MEMORY_SHARE`] of its largest device-local heap where its
+/// driver is Vulkan's (at least [`GPU_MEMORY_LEAST`]), else
+/// [`GPU_MEMORY_DEFAULT`].
+fn default_memory(adapter: &wgpu::Adapter) -> u64 {
+    device_local_bytes(adapter).map_or(GPU_MEMORY_DEFAULT, |heap| {
+        (heap / GPU_MEMORY_SHARE).max(GPU_MEMORY_LEAST)
+    })
+}
+
+/// The largest device-local memory heap of a Vulkan adapter, as its
+/// driver reports it; `None` on other backends or none reported.
+fn device_local_bytes(adapter: &wgpu::Adapter) -> Option<u64> {
+    // SAFETY: the adapter is only read (one property query), nothing made
+    // from it or destroyed, and the guard is dropped before it is used
+    // again.
+    let hal = unsafe { adapter.as_hal::<wgpu::hal::api::Vulkan>() }?;
+    let instance = hal.shared_instance().raw_instance();
+    // SAFETY: the physical device is the instance's own, alive while the
+    // adapter is.
+    let properties =
+        unsafe { instance.get_physical_device_memory_properties(hal.raw_physical_device()) };
+    // VK_MEMORY_HEAP_DEVICE_LOCAL_BIT
+    const DEVICE_LOCAL: u32 = 0x1;
+    properties
+        .memory_heaps_as_slice()
+        .iter()
+        .filter(|heap| heap.flags.as_raw() & DEVICE_LOCAL != 0)
+        .map(|heap| heap.size)
+        .max()
+}
+
 impl std::fmt::Debug for Gpu {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Gpu")
@@ -141,8 +174,9 @@ impl std::fmt::Debug for Gpu {
 
 impl Gpu {
     /// The adapter `adapter` says, with the counter's shader compiled on
-    /// it, its jobs in flight holding at most `memory` bytes on it.
-    pub fn open(adapter: Adapter, memory: u64) -> Result<Gpu, GpuError> {
+    /// it, its jobs in flight holding at most `memory` bytes on it
+    /// (`None`: [`default_memory`]).
+    pub fn open(adapter: Adapter, memory: Option<u64>) -> Result<Gpu, GpuError> {
         let instance =
             wgpu::Instance::new(wgpu::InstanceDescriptor::new_without_display_handle_from_env());
         let every = || pollster::block_on(instance.enumerate_adapters(wgpu::Backends::all()));
@@ -176,6 +210,7 @@ impl Gpu {
             }
         };
         let info = adapter.get_info();
+        let memory = memory.unwrap_or_else(|| default_memory(&adapter));
         // One line, whatever the driver wrote.
         let failed = |why: String| GpuError::Failed {
             adapter: info.name.clone(),
@@ -212,6 +247,11 @@ impl Gpu {
             pairs: AtomicU64::new(0),
             flight: Flight::new(memory),
         })
+    }
+
+    /// The most bytes its jobs in flight hold.
+    pub fn memory_bound(&self) -> u64 {
+        self.flight.bound
     }
 
     /// Whether a job of `sliced` × `streamed` pairs weighted by the bits
@@ -432,18 +472,16 @@ mod tests {
     /// fails.
     pub(crate) fn gpu() -> Option<&'static Gpu> {
         static GPU: OnceLock<Option<Gpu>> = OnceLock::new();
-        GPU.get_or_init(
-            || match Gpu::open(Adapter::Preferred, super::super::GPU_MEMORY_DEFAULT) {
-                Ok(gpu) => Some(Gpu { all: true, ..gpu }),
-                Err(why) if std::env::var_os("NQUEENS_REQUIRE_GPU").is_some_and(|v| v == "1") => {
-                    panic!("NQUEENS_REQUIRE_GPU=1 and no GPU: {why}")
-                }
-                Err(why) => {
-                    eprintln!("skipped: the GPU tests have no GPU here ({why})");
-                    None
-                }
-            },
-        )
+        GPU.get_or_init(|| match Gpu::open(Adapter::Preferred, None) {
+            Ok(gpu) => Some(Gpu { all: true, ..gpu }),
+            Err(why) if std::env::var_os("NQUEENS_REQUIRE_GPU").is_some_and(|v| v == "1") => {
+                panic!("NQUEENS_REQUIRE_GPU=1 and no GPU: {why}")
+            }
+            Err(why) => {
+                eprintln!("skipped: the GPU tests have no GPU here ({why})");
+                None
+            }
+        })
         .as_ref()
     }
 
@@ -595,8 +633,36 @@ mod tests {
     }
 
     #[test]
+    fn a_vulkan_gpus_default_memory_bound_is_a_share_of_its_heap() {
+        let Some(gpu) = gpu() else { return };
+        let instance =
+            wgpu::Instance::new(wgpu::InstanceDescriptor::new_without_display_handle_from_env());
+        let preferred = wgpu::RequestAdapterOptions {
+            power_preference: wgpu::PowerPreference::HighPerformance,
+            ..Default::default()
+        };
+        let adapter = pollster::block_on(instance.request_adapter(&preferred))
+            .expect("the adapter the GPU tests opened");
+        let heap = device_local_bytes(&adapter);
+        if adapter.get_info().backend == wgpu::Backend::Vulkan {
+            let heap = heap.expect("a Vulkan driver reports its heaps");
+            assert!(heap > 0);
+            let bound = (heap / GPU_MEMORY_SHARE).max(GPU_MEMORY_LEAST);
+            assert_eq!(default_memory(&adapter), bound);
+            assert_eq!(
+                gpu.memory_bound(),
+                bound,
+                "the tests' GPU, opened without a bound"
+            );
+        } else {
+            assert_eq!(heap, None);
+            assert_eq!(gpu.memory_bound(), GPU_MEMORY_DEFAULT);
+        }
+    }
+
+    #[test]
     fn an_adapter_past_the_last_is_refused_naming_the_flag() {
-        let err = Gpu::open(Adapter::Index(1 << 20), super::super::GPU_MEMORY_DEFAULT).unwrap_err();
+        let err = Gpu::open(Adapter::Index(1 << 20), None).unwrap_err();
         match &err {
             GpuError::NoSuchDevice { asked, .. } => assert_eq!(*asked, 1 << 20),
             GpuError::NoAdapter => {}

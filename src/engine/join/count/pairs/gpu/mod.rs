@@ -40,10 +40,18 @@ mod tests {
 }
 
 /// The GPU memory the pair jobs in flight hold at most where a count
-/// names none (`--gpu-memory`). wgpu reports no adapter's memory, so it is
-/// a fixed 1 GiB: a sliver of a data-centre GPU's, a share of a small
-/// one's; each thread holds one job, 42 MiB at most.
+/// names none (`--gpu-memory`) and the adapter reports none (wgpu does
+/// not; Vulkan's heaps are asked, [`GPU_MEMORY_SHARE`]): 1 GiB, a sliver
+/// of a data-centre GPU's, a share of a small one's; each thread holds
+/// one job, 42 MiB at most.
 pub const GPU_MEMORY_DEFAULT: u64 = 1 << 30;
+
+/// Where the driver reports its largest device-local heap (Vulkan), the
+/// default `--gpu-memory` is this share of it, at least
+/// [`GPU_MEMORY_LEAST`]: a quarter, leaving the rest to whatever else
+/// runs on the GPU (other ranks of an MPI run on the node, each with a
+/// bound of its own).
+pub const GPU_MEMORY_SHARE: u64 = 4;
 
 /// The least `--gpu-memory`: one job at its largest (two sides of
 /// [`GPU_SIDE_MOST`] patterns, 32 MiB, and a dispatch's 10 MiB of tasks,
@@ -139,7 +147,7 @@ pub enum Gpu {}
 #[cfg(not(feature = "gpu"))]
 impl Gpu {
     /// Never: this build has no GPU counter ([`GpuError::NotBuilt`]).
-    pub fn open(_adapter: Adapter, _memory: u64) -> Result<Gpu, GpuError> {
+    pub fn open(_adapter: Adapter, _memory: Option<u64>) -> Result<Gpu, GpuError> {
         Err(GpuError::NotBuilt)
     }
 

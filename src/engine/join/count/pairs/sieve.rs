@@ -387,6 +387,23 @@ pub(super) struct Buckets<'a> {
     pub(super) starts: &'a [usize],
 }
 
+/// `f` on `sliced` and `stream` as they are, a bucket each.
+pub(super) fn whole<R>(
+    (sliced, stream): (&[u64], &[u64]),
+    f: impl FnOnce(Buckets, Buckets) -> R,
+) -> R {
+    let starts = ([0, sliced.len()], [0, stream.len()]);
+    let a = Buckets {
+        patterns: sliced,
+        starts: &starts.0,
+    };
+    let b = Buckets {
+        patterns: stream,
+        starts: &starts.1,
+    };
+    f(a, b)
+}
+
 impl Buckets<'_> {
     /// How many buckets.
     pub(super) fn len(&self) -> usize {
@@ -474,16 +491,7 @@ pub(super) fn sorted<R>(
 ) -> R {
     debug_assert_eq!((key.mask | key.dead) & weights, 0, "a weight bit squeezed");
     if key.mask | key.dead == 0 {
-        let starts = ([0, sliced.len()], [0, stream.len()]);
-        let a = Buckets {
-            patterns: sliced,
-            starts: &starts.0,
-        };
-        let b = Buckets {
-            patterns: stream,
-            starts: &starts.1,
-        };
-        return f(a, b, (bits, weights));
+        return whole((sliced, stream), |a, b| f(a, b, (bits, weights)));
     }
     SCRATCH.with_borrow_mut(|scratch| {
         sort_on(key, pext, sliced, &mut scratch.values, &mut scratch.sliced);

@@ -464,7 +464,7 @@ impl Gpu {
 mod tests {
     use super::*;
     use crate::engine::join::count::pairs::count_naive_weighted;
-    use crate::engine::join::count::pairs::sieve::MOST_KEY_BITS;
+    use crate::engine::join::count::pairs::sieve::{self, MOST_KEY_BITS};
     use std::sync::OnceLock;
 
     /// The GPU the tests count on, taking every job: none is a skip,
@@ -507,16 +507,7 @@ mod tests {
         weights: u64,
         most: usize,
     ) -> u64 {
-        let starts = ([0, a.len()], [0, b.len()]);
-        let a = Buckets {
-            patterns: a,
-            starts: &starts.0,
-        };
-        let b = Buckets {
-            patterns: b,
-            starts: &starts.1,
-        };
-        gpu.count_in((a, b), (bits, weights), most)
+        sieve::whole((a, b), |a, b| gpu.count_in((a, b), (bits, weights), most))
     }
 
     #[test]

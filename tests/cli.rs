@@ -999,6 +999,11 @@ fn gpu_without_the_feature_says_how_to_build_it() {
         "applies only to --algo join or auto",
     );
     rejects(&["count", "12", "--gpu-device", "0"], "--gpu", "required");
+    rejects(
+        &["estimate", "16", "--gpu"],
+        "--gpu",
+        "cargo build --release --features gpu",
+    );
 }
 
 #[test]

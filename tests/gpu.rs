@@ -135,4 +135,22 @@ fn the_gpu_is_refused_where_it_cannot_count() {
         "--gpu-device <K>",
         "GPU adapter(s)",
     );
+    // The sketch past 25 models the CPU's pair counter only.
+    rejects(&["estimate", "27", "--gpu"], "--gpu", "up to 25");
+}
+
+#[test]
+fn estimate_times_its_sample_with_the_pairs_on_the_gpu() {
+    if !gpu_here("estimate_times_its_sample_with_the_pairs_on_the_gpu") {
+        return;
+    }
+    let json = json_of(&["estimate", "14", "--gpu", "--json"]);
+    assert_eq!(json["algorithm"], "join", "{json}");
+    assert!(json["sampled_items"].as_u64().unwrap() > 0, "{json}");
+    assert!(gpu_pairs(&json) > 0, "{json}");
+    let busy = json["gpu"]["busy"].as_f64().unwrap();
+    assert!(busy > 0.0 && busy <= 1.0, "{json}");
+    // Without --gpu, no GPU.
+    let cpu = json_of(&["estimate", "14", "--json"]);
+    assert!(cpu.get("gpu").is_none(), "{cpu}");
 }

@@ -128,6 +128,13 @@ pub struct CountArgs {
     /// and prints; needs a build with the cargo feature "mpi".
     #[arg(long)]
     pub mpi: bool,
+    #[command(flatten)]
+    pub gpu: GpuFlags,
+}
+
+/// `--gpu` and its settings, on `count` and `estimate`.
+#[derive(clap::Args)]
+pub struct GpuFlags {
     /// Count the join's long pair jobs on a GPU (any Vulkan, Metal or DX12
     /// driver, through wgpu): implies --algo join; needs a build with the
     /// cargo feature "gpu".
@@ -142,6 +149,22 @@ pub struct CountArgs {
     /// its driver is Vulkan's, else 1G].
     #[arg(long, value_name = "SIZE", value_parser = parse_size, requires = "gpu")]
     pub gpu_memory: Option<u64>,
+}
+
+impl GpuFlags {
+    /// `options` with the GPU asked for: `--gpu-device K`, else under
+    /// `--mpi` the node's GPUs taken in turn by the ranks on it, else the
+    /// adapter the drivers prefer.
+    pub fn apply(&self, options: Options, mpi: bool) -> Options {
+        let adapter = match (self.gpu_device, mpi) {
+            (Some(k), _) => Adapter::Index(k),
+            (None, true) => Adapter::Rank(rank_on_node()),
+            (None, false) => Adapter::Preferred,
+        };
+        options
+            .with_gpu(self.gpu.then_some(adapter))
+            .with_gpu_memory(self.gpu_memory)
+    }
 }
 
 impl CountArgs {
@@ -159,19 +182,9 @@ impl CountArgs {
     }
 
     /// The job flags' options with the GPU asked for (`resumable`: as
-    /// [`JobFlags::options`]): `--gpu-device K`, else under `--mpi` the
-    /// node's GPUs taken in turn by the ranks on it, else the adapter the
-    /// drivers prefer.
+    /// [`JobFlags::options`]; the GPU as [`GpuFlags::apply`]).
     pub fn options(&self, resumable: bool) -> Options {
-        let adapter = match (self.gpu_device, self.mpi) {
-            (Some(k), _) => Adapter::Index(k),
-            (None, true) => Adapter::Rank(rank_on_node()),
-            (None, false) => Adapter::Preferred,
-        };
-        self.job
-            .options(resumable)
-            .with_gpu(self.gpu.then_some(adapter))
-            .with_gpu_memory(self.gpu_memory)
+        self.gpu.apply(self.job.options(resumable), self.mpi)
     }
 }
 
@@ -186,6 +199,10 @@ pub struct EstimateArgs {
     /// estimate, on boards up to about 18).
     #[arg(long)]
     pub exact: bool,
+    // The sample of items timed with their long pair jobs on a GPU, as
+    // `count --gpu` would count them (boards up to 25).
+    #[command(flatten)]
+    pub gpu: GpuFlags,
     /// Print one JSON object instead of text.
     #[arg(long)]
     pub json: bool,

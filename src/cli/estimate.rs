@@ -52,6 +52,20 @@ struct Estimate {
     /// (absent for the others): what a node needs.
     #[serde(skip_serializing_if = "Option::is_none")]
     planned_bytes: Option<u64>,
+    /// The GPU the sample's long pair jobs went to, with --gpu.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    gpu: Option<SampledGpu>,
+}
+
+/// What the GPU did during the sample.
+#[derive(Serialize)]
+struct SampledGpu {
+    adapter: String,
+    backend: String,
+    /// Pairs of halves the sample compared on it.
+    pairs: u64,
+    /// The share of the sample's one-thread time a job was on it.
+    busy: f64,
 }
 
 #[derive(Serialize)]
@@ -94,7 +108,7 @@ pub fn announce(job: &Job, share: f64, bar: &progress::CountBar) -> anyhow::Resu
 /// `nqueens estimate`: the job `count` would resolve from the same flags,
 /// forecast.
 pub fn run(args: EstimateArgs) -> anyhow::Result<()> {
-    let mut options = args.job.options(false);
+    let mut options = args.gpu.apply(args.job.options(false), false);
     // Nodes are the backtracker's.
     if args.exact && options.algorithm == Algorithm::Auto {
         options.algorithm = Algorithm::Parallel;
@@ -109,6 +123,18 @@ pub fn run(args: EstimateArgs) -> anyhow::Result<()> {
             value: "join".to_string(),
             flag: "--algo <A>",
             rule: "takes no --exact: the join has no search tree to count nodes of".to_string(),
+        }
+        .into());
+    }
+    if args.gpu.gpu && job.sketches() {
+        return Err(UsageError {
+            value: "true".to_string(),
+            flag: "--gpu",
+            rule: format!(
+                "estimates boards up to 25: past it the join's forecast sketches slots and \
+                 models the CPU's pair counter only (n = {})",
+                args.n
+            ),
         }
         .into());
     }
@@ -129,10 +155,23 @@ pub fn run(args: EstimateArgs) -> anyhow::Result<()> {
             duration(seconds)
         );
     }
+    let before = job.gpu_report();
     let forecast = job
         .forecast(None, ESTIMATE_BUDGET_S)
         .map_err(usage_error)?
         .expect("a forecast without a threshold");
+    let gpu = job.gpu_report().zip(before).map(|(after, before)| {
+        let sampled_s = match forecast.basis {
+            Basis::Sample { sampled_s, .. } => sampled_s,
+            _ => f64::NAN,
+        };
+        SampledGpu {
+            adapter: after.adapter,
+            backend: after.backend,
+            pairs: after.pairs - before.pairs,
+            busy: ((after.busy_s - before.busy_s) / sampled_s).clamp(0.0, 1.0),
+        }
+    });
     let search = (algorithm != Algorithm::Join).then_some(Search {
         symmetry: described.symmetry,
         depth: described.depth,
@@ -152,6 +191,7 @@ pub fn run(args: EstimateArgs) -> anyhow::Result<()> {
             .engine()
             .map_err(usage_error)?
             .and_then(|engine| engine.planned_bytes()),
+        gpu,
     };
     print(&estimate, args.json, write_text)
 }
@@ -276,6 +316,19 @@ fn write_text(e: &Estimate, out: &mut dyn Write) -> io::Result<()> {
     }
     if let Some(layout) = e.layout {
         writeln!(out, "  layout       {layout}")?;
+    }
+    if let Some(gpu) = &e.gpu {
+        // The forecast divides the one-thread time by the threads, as if
+        // the GPU took every thread's jobs at the sample's pace: a busy
+        // share past 1 / threads says the GPU may bound the count instead.
+        writeln!(
+            out,
+            "  gpu          {} ({}): {} pairs of the sample, busy {:.0} % of its one-thread time",
+            gpu.adapter,
+            gpu.backend,
+            gpu.pairs,
+            100.0 * gpu.busy
+        )?;
     }
     if let Some(planned) = e.planned_bytes {
         writeln!(out, "  memory plan  {}", nqueens::bytes(planned))?;

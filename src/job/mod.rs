@@ -36,7 +36,7 @@ use crate::engine::backtrack::forecast::Search;
 use crate::engine::backtrack::plan::Plan;
 use crate::engine::backtrack::Backtrack;
 use crate::engine::cpu::Simd;
-use crate::engine::join::{self, Adapter, Gpu, GpuError, Join, JoinLayout};
+use crate::engine::join::{self, Adapter, Gpu, GpuError, GpuReport, Join, JoinLayout};
 use crate::engine::{Engine, EngineId, Fingerprint};
 use crate::exec::forecast::{self, Forecast};
 use crate::exec::journal::{self, Journal, JournalError};
@@ -525,6 +525,12 @@ impl Job {
             .as_ref()
             .map(|gpu| GpuUse::of(gpu.report(), elapsed_s));
         Ok(count)
+    }
+
+    /// What its GPU (`--gpu`) did so far: every pair job since the job
+    /// opened it, a forecast's sample included.
+    pub fn gpu_report(&self) -> Option<GpuReport> {
+        self.gpu.as_ref().map(|gpu| gpu.report())
     }
 }
 

@@ -4,7 +4,8 @@
 # with --gpu, n = 16..21 on 16 CPU threads, each command under a timeout
 # inside the machine's 10 minutes a call. Writes OUT_DIR/summary.csv (n,
 # mode, seconds, exact, adapter, pairs on the GPU, GPU busy share, GPU
-# pairs a second), each count's JSON, and machine.txt.
+# pairs a second), each count's JSON, the last board's `estimate --gpu`
+# JSON, and machine.txt.
 #
 # Here:   cargo build --release --features gpu
 #         mkdir -p .gpu-bin && cp target/release/nqueens .gpu-bin/
@@ -80,6 +81,10 @@ EOF
 
 if [ "$modes" != cpu ]; then
     for n in $(seq 16 "$last"); do count "$n" gpu --gpu --threads 16 || break; done
+    # The forecast of the last board on the GPU (about 20 s), to set
+    # against its count above.
+    timeout "$limit_s" "$binary" estimate "$last" --gpu --threads 16 --json \
+        >"$out/estimate-gpu-$last.json" || echo "estimate $last --gpu failed" >&2
 fi
 if [ "$modes" != gpu ]; then
     for n in $(seq 16 $((last < 21 ? last : 21))); do count "$n" cpu --threads 16 || break; done

@@ -94,6 +94,14 @@ fn shards_and_journals_counted_with_and_without_the_gpu_merge_and_resume() {
         }
         assert_eq!(json_of(&args)["kind"], "nqueens-shard");
     }
+    // In text, the shard says what its GPU did (the file leaves it out).
+    let again = dir.path().join("s1-again.json").display().to_string();
+    let text = nqueens()
+        .args(["count", "14", "--shard", "1/2", "--out", &again, "--gpu"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8(text.stdout).unwrap();
+    assert!(text.contains("\n  gpu          "), "{text}");
     let merged = json_of(&["merge", "--json", "--unique", &names[0], &names[1]]);
     assert_eq!(merged["matches_oeis"], true, "{merged}");
     assert_eq!(merged["matches_oeis_unique"], true, "{merged}");

@@ -23,9 +23,9 @@ pub fn run(args: CountArgs) -> anyhow::Result<()> {
         Outcome::Count { count, resumed } => {
             print_report(&Report::new(count, args.unique).resumed(resumed), args.json)
         }
-        Outcome::Shard { file, resumed } => {
+        Outcome::Shard { file, resumed, gpu } => {
             let out = args.out.as_deref().expect("--shard needs --out");
-            print_shard(&file, out, resumed, args.json)
+            print_shard(&file, out, resumed, gpu.as_ref(), args.json)
         }
         _ => unreachable!("a count or a shard"),
     }
@@ -110,10 +110,13 @@ pub fn resolve(args: &CountArgs, run: nqueens::Run, threads: usize) -> anyhow::R
     Ok(job)
 }
 
+/// A shard's report: the file (as JSON, the file's text), and in text
+/// what its GPU did, which the file leaves out.
 fn print_shard(
     file: &ShardFile,
     path: &Path,
     resumed: Option<usize>,
+    gpu: Option<&nqueens::GpuUse>,
     json: bool,
 ) -> anyhow::Result<()> {
     print(file, json, |file, out| {
@@ -128,6 +131,9 @@ fn print_shard(
             writeln!(out, "  resumed      {}", report::resumed(done, items))?;
         }
         writeln!(out, "  elapsed      {:.3} s", file.elapsed_s)?;
+        if let Some(gpu) = gpu {
+            report::write_gpu(gpu, out)?;
+        }
         writeln!(out, "  written to   {}", path.display())
     })
 }

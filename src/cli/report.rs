@@ -5,7 +5,7 @@
 use std::io::{self, Write};
 
 use nqueens::exec::ranks::MpiLoad;
-use nqueens::{oeis, Count};
+use nqueens::{oeis, Count, GpuUse};
 use serde::Serialize;
 
 use super::Mismatch;
@@ -254,14 +254,7 @@ pub fn write_report(out: &mut dyn Write, report: &Report) -> io::Result<()> {
         writeln!(out, "  layout       {layout}")?;
     }
     if let Some(gpu) = &c.gpu {
-        writeln!(
-            out,
-            "  gpu          {} ({}): {} pairs, busy {:.0} %",
-            gpu.adapter,
-            gpu.backend,
-            gpu.pairs,
-            100.0 * gpu.busy
-        )?;
+        write_gpu(gpu, out)?;
     }
     writeln!(out, "  subproblems  {}", c.subproblems)?;
     writeln!(out, "  work items   {}", c.items)?;
@@ -289,6 +282,18 @@ pub fn write_report(out: &mut dyn Write, report: &Report) -> io::Result<()> {
 
 /// Two lines on an MPI count's ranks: how busy each kept its threads and
 /// the tail; the round trips and what rank 0's MPI thread cost.
+/// The report's line of what the GPU did (`--gpu`).
+pub fn write_gpu(gpu: &GpuUse, out: &mut dyn Write) -> io::Result<()> {
+    writeln!(
+        out,
+        "  gpu          {} ({}): {} pairs, busy {:.0} %",
+        gpu.adapter,
+        gpu.backend,
+        gpu.pairs,
+        100.0 * gpu.busy
+    )
+}
+
 fn write_mpi(out: &mut dyn Write, load: &MpiLoad) -> io::Result<()> {
     let busy: Vec<String> = load
         .ranks

@@ -4,7 +4,7 @@
 use std::sync::Arc;
 use std::time::Instant;
 
-use super::{Algorithm, Count, Job, JobError, ShardRun};
+use super::{Algorithm, Count, GpuUse, Job, JobError, ShardRun};
 use crate::engine::any::AnyEngine;
 use crate::engine::Engine;
 use crate::exec::journal::{self, Contents, Journal};
@@ -106,7 +106,8 @@ impl Started<'_> {
                         source,
                     }
                 })?;
-                Ok(Outcome::Shard { file, resumed })
+                let gpu = job.gpu_report().map(|gpu| GpuUse::of(gpu, elapsed_s));
+                Ok(Outcome::Shard { file, resumed, gpu })
             }
             None => Ok(Outcome::Count {
                 count: job.count_of(tally, job.threads, elapsed_s)?,
@@ -134,6 +135,9 @@ pub enum Outcome {
         file: ShardFile,
         /// The items a resumed journal had done already.
         resumed: Option<usize>,
+        /// What the GPU did (`--gpu`); not in the file, whose shards merge
+        /// whatever counted them.
+        gpu: Option<GpuUse>,
     },
 }
 

@@ -8,9 +8,9 @@
 use std::io::{self, Write};
 
 use nqueens::engine::backtrack::estimate::exact_nodes;
-use nqueens::engine::join::JoinLayout;
+use nqueens::engine::join::{GpuReport, JoinLayout};
 use nqueens::exec::forecast::Basis;
-use nqueens::{Algorithm, AnyEngine, Engine, Forecast, Job, Plan, Run, Simd, Symmetry};
+use nqueens::{Algorithm, AnyEngine, Engine, Forecast, GpuUse, Job, Plan, Run, Simd, Symmetry};
 use serde::Serialize;
 
 use super::args::EstimateArgs;
@@ -52,20 +52,10 @@ struct Estimate {
     /// (absent for the others): what a node needs.
     #[serde(skip_serializing_if = "Option::is_none")]
     planned_bytes: Option<u64>,
-    /// The GPU the sample's long pair jobs went to, with --gpu.
+    /// What the GPU did during the sample, with --gpu: its pairs, and
+    /// the share of the sample's one-thread time a job was on it.
     #[serde(skip_serializing_if = "Option::is_none")]
-    gpu: Option<SampledGpu>,
-}
-
-/// What the GPU did during the sample.
-#[derive(Serialize)]
-struct SampledGpu {
-    adapter: String,
-    backend: String,
-    /// Pairs of halves the sample compared on it.
-    pairs: u64,
-    /// The share of the sample's one-thread time a job was on it.
-    busy: f64,
+    gpu: Option<GpuUse>,
 }
 
 #[derive(Serialize)]
@@ -163,14 +153,14 @@ pub fn run(args: EstimateArgs) -> anyhow::Result<()> {
     let gpu = job.gpu_report().zip(before).map(|(after, before)| {
         let sampled_s = match forecast.basis {
             Basis::Sample { sampled_s, .. } => sampled_s,
-            _ => f64::NAN,
+            _ => 0.0,
         };
-        SampledGpu {
-            adapter: after.adapter,
-            backend: after.backend,
+        let sample = GpuReport {
             pairs: after.pairs - before.pairs,
-            busy: ((after.busy_s - before.busy_s) / sampled_s).clamp(0.0, 1.0),
-        }
+            busy_s: after.busy_s - before.busy_s,
+            ..after
+        };
+        GpuUse::of(sample, sampled_s)
     });
     let search = (algorithm != Algorithm::Join).then_some(Search {
         symmetry: described.symmetry,

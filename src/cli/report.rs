@@ -280,8 +280,6 @@ pub fn write_report(out: &mut dyn Write, report: &Report) -> io::Result<()> {
     Ok(())
 }
 
-/// Two lines on an MPI count's ranks: how busy each kept its threads and
-/// the tail; the round trips and what rank 0's MPI thread cost.
 /// The report's line of what the GPU did (`--gpu`).
 pub fn write_gpu(gpu: &GpuUse, out: &mut dyn Write) -> io::Result<()> {
     writeln!(
@@ -294,6 +292,8 @@ pub fn write_gpu(gpu: &GpuUse, out: &mut dyn Write) -> io::Result<()> {
     )
 }
 
+/// Two lines on an MPI count's ranks: how busy each kept its threads and
+/// the tail; the round trips and what rank 0's MPI thread cost.
 fn write_mpi(out: &mut dyn Write, load: &MpiLoad) -> io::Result<()> {
     let busy: Vec<String> = load
         .ranks

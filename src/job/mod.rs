@@ -520,10 +520,7 @@ impl Job {
     pub fn count_of(&self, tally: Tally, threads: usize, elapsed_s: f64) -> Result<Count, Error> {
         let engine = self.engine()?.expect("a pooled count has an engine");
         let mut count = Count::of_engine(engine, tally, threads, elapsed_s)?;
-        count.gpu = self
-            .gpu
-            .as_ref()
-            .map(|gpu| GpuUse::of(gpu.report(), elapsed_s));
+        count.gpu = self.gpu_use(elapsed_s);
         Ok(count)
     }
 
@@ -531,6 +528,12 @@ impl Job {
     /// opened it, a forecast's sample included.
     pub fn gpu_report(&self) -> Option<GpuReport> {
         self.gpu.as_ref().map(|gpu| gpu.report())
+    }
+
+    /// [`Job::gpu_report`] as a count of `elapsed_s` seconds reports it.
+    pub(crate) fn gpu_use(&self, elapsed_s: f64) -> Option<GpuUse> {
+        self.gpu_report()
+            .map(|report| GpuUse::of(report, elapsed_s))
     }
 }
 

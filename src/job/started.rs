@@ -106,7 +106,7 @@ impl Started<'_> {
                         source,
                     }
                 })?;
-                let gpu = job.gpu_report().map(|gpu| GpuUse::of(gpu, elapsed_s));
+                let gpu = job.gpu_use(elapsed_s);
                 Ok(Outcome::Shard { file, resumed, gpu })
             }
             None => Ok(Outcome::Count {

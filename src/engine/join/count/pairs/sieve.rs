@@ -387,6 +387,18 @@ pub(super) struct Buckets<'a> {
     pub(super) starts: &'a [usize],
 }
 
+impl Buckets<'_> {
+    /// How many buckets.
+    pub(super) fn len(&self) -> usize {
+        self.starts.len() - 1
+    }
+
+    /// Bucket `v`.
+    fn bucket(&self, v: usize) -> &[u64] {
+        &self.patterns[self.starts[v]..self.starts[v + 1]]
+    }
+}
+
 /// `f` on `sliced` and `stream` as they are, a bucket each.
 pub(super) fn whole<R>(
     (sliced, stream): (&[u64], &[u64]),
@@ -402,18 +414,6 @@ pub(super) fn whole<R>(
         starts: &starts.1,
     };
     f(a, b)
-}
-
-impl Buckets<'_> {
-    /// How many buckets.
-    pub(super) fn len(&self) -> usize {
-        self.starts.len() - 1
-    }
-
-    /// Bucket `v`.
-    fn bucket(&self, v: usize) -> &[u64] {
-        &self.patterns[self.starts[v]..self.starts[v + 1]]
-    }
 }
 
 /// Each thread's sorted sides and key values, kept from call to call.

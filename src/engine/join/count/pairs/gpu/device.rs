@@ -18,6 +18,16 @@ use super::{GPU_MEMORY_DEFAULT, GPU_MEMORY_LEAST, GPU_MEMORY_SHARE};
 // A pattern goes to the shader as its bytes: two u32 words, low first.
 const _: () = assert!(cfg!(target_endian = "little"));
 
+/// The words a buffer is made of, sent as their bytes.
+///
+/// # Safety
+/// No padding, and every byte pattern a value.
+unsafe trait Word: Copy {}
+// SAFETY: plain integers.
+unsafe impl Word for u32 {}
+// SAFETY: plain integers.
+unsafe impl Word for u64 {}
+
 /// Chunks of a 64-bit pattern, the most a table holds (`MOST_CHUNKS` in
 /// `pairs.wgsl`).
 const MOST_CHUNKS: usize = 13;
@@ -325,9 +335,8 @@ impl Gpu {
     }
 
     /// A buffer holding `words`.
-    fn buffer<T>(&self, label: &str, words: &[T], usage: wgpu::BufferUsages) -> wgpu::Buffer {
-        // SAFETY: the callers' words (u32, u64) have no padding and every
-        // byte pattern is a u8.
+    fn buffer<T: Word>(&self, label: &str, words: &[T], usage: wgpu::BufferUsages) -> wgpu::Buffer {
+        // SAFETY: a Word has no padding, and every byte pattern is a u8.
         let bytes = unsafe {
             std::slice::from_raw_parts(words.as_ptr().cast::<u8>(), std::mem::size_of_val(words))
         };

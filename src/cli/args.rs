@@ -45,7 +45,9 @@ pub struct JobFlags {
     pub simd: SimdFlag,
     /// The join's layout: `table` (every item listed and costed, quarter
     /// cells read from a table filled first; n up to 25) or `searched`
-    /// (items drawn from their index, each cell searched as it is needed)
+    /// (items drawn from their index, each row set filled as it is first
+    /// needed and shared while memory allows, the cells of the largest
+    /// searched one at a time)
     /// [default: table to n = 25, searched past it]. Implies --algo join.
     #[arg(long, value_name = "LAYOUT", value_parser = parse_layout)]
     pub layout: Option<JoinLayout>,

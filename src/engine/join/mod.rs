@@ -78,7 +78,7 @@ use self::count::pairs;
 pub use self::count::pairs::gpu::{
     Adapter, Gpu, GpuError, GpuReport, GPU_MEMORY_DEFAULT, GPU_MEMORY_LEAST, GPU_MEMORY_SHARE,
 };
-use self::count::{Frame, QuarterTable, Source, Splits, RUN, SEARCHED_FILL_MOST};
+use self::count::{Frame, QuarterTable, RowCache, Source, Splits, RUN, SEARCHED_FILL_MOST};
 pub use self::forecast::Sketch;
 use self::order::{count_items, Layout, Order};
 pub use self::order::{Described, MemoryPlan};
@@ -137,9 +137,10 @@ pub enum JoinLayout {
     /// Items drawn from their index in blocks of slots (a fixed
     /// pseudo-random order, no cost model); nothing filled beforehand:
     /// each worker fills the row sets an item glues from where they hold
-    /// at most `glue::SEARCHED_FILL_MOST` placements, and searches the
-    /// cells of larger ones one at a time as the glue reaches them. Every
-    /// board.
+    /// at most `glue::SEARCHED_FILL_MOST` placements (and shares them with
+    /// the others while [`MemoryPlan::row_cache`] has room), and searches
+    /// the cells of larger ones one at a time as the glue reaches them.
+    /// Every board.
     Searched,
 }
 
@@ -204,10 +205,13 @@ impl std::str::FromStr for JoinLayout {
 /// The most the whole quarter table may take to be filled once for all
 /// workers: 540 MB at 11×11 (n = 22, 23). Past it (5.1 GB at 12×12, 51 GB
 /// at 13×13) each worker fills the row sets an item glues from
-/// ([`quarter::RowSet`](count::quarter::RowSet)), a few MB each, at the cost of filling them
-/// again and again: at n = 18, 1.4-1.9× the time with the whole table, at
-/// n = 20 1.26× (2 threads, Xeon dev VM); where a row set is large its
-/// filling is small next to the pairs its cells make.
+/// ([`quarter::RowSet`](count::quarter::RowSet)), a few MB each, and hands
+/// them to the workers' shared row sets ([`quarter::RowCache`](count::quarter::RowCache))
+/// while they have room; a row set they lack is filled again for each item
+/// that glues from it (before the row sets were shared: at n = 18,
+/// 1.4-1.9× the time with the whole table, at n = 20 1.26×, 2 threads,
+/// Xeon dev VM); where a row set is large its filling is small next to
+/// the pairs its cells make.
 pub const WHOLE_TABLE_BYTES: u64 = 1 << 30;
 
 /// The largest board the join counts: every board the program takes (a
@@ -289,6 +293,9 @@ pub struct Join {
     /// The most placements a worker fills a row set with where cells are
     /// searched ([`glue::SEARCHED_FILL_MOST`]).
     fill_most: u64,
+    /// The row sets filled once for every worker, where there is no whole
+    /// table ([`MemoryPlan::row_cache`] bytes of them).
+    row_cache: Arc<RowCache>,
     /// The GPU that takes its long pair jobs (`--gpu`), if any.
     gpu: Option<Arc<Gpu>>,
 }
@@ -350,6 +357,7 @@ impl Join {
                 limit: max_memory,
             });
         }
+        let memory = memory.with_row_cache(layout.cells, max_memory);
         Ok(Self::laid_out(n, simd, &layout, memory))
     }
 
@@ -374,6 +382,7 @@ impl Join {
             reflect: n >= REFLECT_FROM,
             run: RUN,
             fill_most: SEARCHED_FILL_MOST,
+            row_cache: Arc::new(RowCache::new(n / 2, memory.row_cache)),
             gpu: None,
         }
     }
@@ -722,17 +731,23 @@ mod tests {
     fn searched_cells_and_drawn_items_count_every_board_alike() {
         // Even boards with the reflections folded in and without; runs of
         // a split (or of its upper quarters) and of a few.
-        // Row sets filled, counted with their cells searched, and both.
+        // Row sets filled, counted with their cells searched, and both;
+        // shared by the workers, none, some and all of them.
         for n in 4..=14 {
             let listed = Join::new(n, Join::fastest(), u64::MAX).unwrap();
             let layout = Join::lay_out_drawn(n);
             let cases = [
-                (false, 1, 0),
-                (n % 2 == 0, 40, 30),
-                (false, RUN, SEARCHED_FILL_MOST),
+                (false, 1, 0, 0),
+                (n % 2 == 0, 40, 30, 1 << 12),
+                (false, RUN, SEARCHED_FILL_MOST, 0),
+                (n % 2 == 0, RUN, SEARCHED_FILL_MOST, 1 << 30),
             ];
-            for (reflect, run, fill_most) in cases {
-                let mut drawn = Join::laid_out(n, Join::fastest(), &layout, layout.memory);
+            for (reflect, run, fill_most, row_cache) in cases {
+                let memory = MemoryPlan {
+                    row_cache,
+                    ..layout.memory
+                };
+                let mut drawn = Join::laid_out(n, Join::fastest(), &layout, memory);
                 drawn.reflect = reflect;
                 drawn.run = run;
                 drawn.fill_most = fill_most;
@@ -745,6 +760,11 @@ mod tests {
                     "n = {n}, run {run}"
                 );
                 assert_eq!(Some(tally.total()), known_total(n), "n = {n}");
+                let (shared, bytes) = drawn.row_cache.held();
+                assert!(bytes <= row_cache, "n = {n}: {bytes} bytes shared");
+                if row_cache > 1 << 20 {
+                    assert!(shared > 0, "n = {n}: no row set shared");
+                }
             }
         }
     }

@@ -15,5 +15,5 @@ pub(in crate::engine::join) mod splits;
 
 pub(in crate::engine::join) use self::frames::Frame;
 pub(in crate::engine::join) use self::glue::{RUN, SEARCHED_FILL_MOST};
-pub(in crate::engine::join) use self::quarter::{QuarterTable, Source};
+pub(in crate::engine::join) use self::quarter::{QuarterTable, RowCache, Source};
 pub(in crate::engine::join) use self::splits::Splits;

@@ -31,7 +31,16 @@ pub struct MemoryPlan {
     pub per_thread: u64,
     /// The threads planned for.
     pub threads: usize,
+    /// The row sets every worker shares where there is no whole table
+    /// (at most 1 GiB, or half of what the limit leaves), once the
+    /// join is built: what it needs is the rest.
+    pub row_cache: u64,
 }
+
+/// The most the row sets shared by every worker may take
+/// ([`MemoryPlan::row_cache`]): as much as the whole table may
+/// ([`WHOLE_TABLE_BYTES`]), every row set to n = 23.
+pub(in crate::engine::join) const ROW_CACHE_MOST: u64 = WHOLE_TABLE_BYTES;
 
 impl MemoryPlan {
     /// The same plan on `threads` threads.
@@ -39,9 +48,22 @@ impl MemoryPlan {
         MemoryPlan { threads, ..self }
     }
 
+    /// The same plan with room for the shared row sets where cells come
+    /// from `cells` (none with the whole table): [`ROW_CACHE_MOST`], or
+    /// half of what it leaves of `limit` bytes.
+    pub(in crate::engine::join) fn with_row_cache(self, cells: Source, limit: u64) -> MemoryPlan {
+        let row_cache = match cells {
+            Source::Table => 0,
+            Source::RowSets | Source::Searched => {
+                ROW_CACHE_MOST.min(limit.saturating_sub(self.total()) / 2)
+            }
+        };
+        MemoryPlan { row_cache, ..self }
+    }
+
     /// All of it.
     pub fn total(&self) -> u64 {
-        self.tables + self.items + self.per_thread * self.threads as u64
+        self.tables + self.items + self.per_thread * self.threads as u64 + self.row_cache
     }
 }
 
@@ -230,6 +252,7 @@ impl Join {
                 items: 0,
                 per_thread: scratch(0, 0, 0),
                 threads,
+                row_cache: 0,
             };
             let (costs, items) = fixed.unzip();
             return Ok(Layout {
@@ -299,6 +322,7 @@ impl Join {
                 + row_sets
                 + keyed::scratch_bytes(largest.lower),
             threads,
+            row_cache: 0,
         };
         let (costs, items) = cost::interleave(order.len())
             .map(|rank| order[rank])
@@ -346,6 +370,7 @@ impl Join {
                 + 4 * quarter::RowSet::bytes(h, SEARCHED_FILL_MOST)
                 + keyed::scratch_bytes(cell),
             threads: 1,
+            row_cache: 0,
         };
         Layout {
             kind: JoinLayout::Searched,

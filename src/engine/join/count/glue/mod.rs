@@ -7,7 +7,7 @@ use std::ops::Range;
 use super::frames::{Fold, Shape, Side};
 use super::items::Item;
 use super::pairs;
-use super::quarter::{self, Quarter, QuarterTable, RowSet, Source};
+use super::quarter::{self, Quarter, QuarterTable, RowCache, RowSet, Source};
 use crate::engine::join::Join;
 
 #[cfg(target_arch = "x86_64")]
@@ -74,8 +74,9 @@ struct Scratch {
     /// The halves of one side off the long diagonals.
     spare: Vec<u64>,
     /// The east and the west halves' upper and lower quarters' row sets,
-    /// where the join has no whole table: filled for each item (and kept
-    /// while the next one's rows are the same).
+    /// where the join has no whole table: filled for an item whose rows
+    /// the join's shared row sets lack ([`RowCache`], handed over while it
+    /// has room), and kept while the next one's rows are the same.
     rows: [RowSet; 4],
     /// The east and the west halves' runs of column splits.
     runs: (Vec<Run>, Vec<Run>),
@@ -218,26 +219,33 @@ impl<'a> Cells<'a> {
     }
 
     /// The cells of the rows `rows` as `source` keeps them: the table's,
-    /// `row_set` filled with them, or (the searched layout) `row_set`
-    /// filled where it holds at most `fill_most` placements
+    /// the row set `cache` holds, or `row_set` filled with them (and
+    /// handed to `cache` if it has room); for the searched layout, filled
+    /// where it holds at most `fill_most` placements
     /// ([`SEARCHED_FILL_MOST`]), else counted and its cells searched.
     fn of(
         (source, fill_most): (Source, u64),
-        table: Option<&'a QuarterTable>,
+        (table, cache): (Option<&'a QuarterTable>, &'a RowCache),
         h: usize,
         rows: u32,
         row_set: &'a mut RowSet,
     ) -> Self {
-        match (table, source) {
-            (Some(table), _) => Cells::Table(table, rows),
-            (None, Source::Searched) => match row_set.fill_at_most((h, h), rows, fill_most) {
-                true => Cells::Rows(row_set),
-                false => Cells::Counted(row_set, h, rows),
-            },
-            (None, _) => {
-                row_set.fill((h, h), rows);
-                Cells::Rows(row_set)
-            }
+        if let Some(table) = table {
+            return Cells::Table(table, rows);
+        }
+        if let Some(held) = cache.get(rows) {
+            return Cells::Rows(held);
+        }
+        let most = match source {
+            Source::Searched => fill_most,
+            Source::Table | Source::RowSets => u64::MAX,
+        };
+        if !row_set.fill_at_most((h, h), rows, most) {
+            return Cells::Counted(row_set, h, rows);
+        }
+        match cache.offer(rows, row_set) {
+            Some(held) => Cells::Rows(held),
+            None => Cells::Rows(row_set),
         }
     }
 }
@@ -271,9 +279,10 @@ impl Join {
     ) -> Half<'a> {
         let h = self.h;
         let source = (self.cells, self.fill_most);
+        let cells = (self.square.as_ref(), &*self.row_cache);
         Half {
-            uppers: Cells::of(source, self.square.as_ref(), h, north, row_sets.0),
-            lowers: Cells::of(source, self.square.as_ref(), h, south, row_sets.1),
+            uppers: Cells::of(source, cells, h, north, row_sets.0),
+            lowers: Cells::of(source, cells, h, south, row_sets.1),
             splits: self.splits.of(side.columns, north.count_ones()),
             side,
             keep,

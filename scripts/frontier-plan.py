@@ -24,8 +24,13 @@ NODE_CORES cores:
 
 Writes results/<date>-<host>-plan-N/{plan.json,README.md}.
 
-Usage: scripts/frontier-plan.py [--n 28] [--node-cores 64] [--busy 0.995]
-                                [--usd-per-core-hour 0.01 0.03]
+Usage: scripts/frontier-plan.py [--n 28] [--node-cores 64] [--node-memory 256]
+                                [--busy 0.995] [--usd-per-core-hour 0.01 0.03]
+
+--node-memory (GiB, default 256: 4 GiB a core) is what each node gives the
+count (`--max-memory`): where it leaves room, each thread fills larger row
+sets instead of searching their cells once for every key pass (n = 28, 29:
+row sets of up to 2^25 placements, 1 GiB a thread).
 """
 
 import argparse
@@ -80,6 +85,9 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--n", type=int, default=28)
     parser.add_argument("--node-cores", type=int, default=64)
+    parser.add_argument("--node-memory", type=int, default=256,
+                        help="GiB one node gives the count (its --max-memory): the join fills "
+                        "larger row sets where it leaves room")
     parser.add_argument("--busy", type=float, default=0.995)
     parser.add_argument("--usd-per-core-hour", type=float, nargs="+", default=[0.01, 0.03])
     parser.add_argument("--nodes", type=int, nargs="+", default=[100, 1000])
@@ -87,7 +95,9 @@ def main():
     measure.build_release()
     info = measure.machine()
     n, cores = args.n, args.node_cores
-    command = [str(measure.BINARY), "estimate", str(n), "--threads", str(cores), "--json"]
+    memory_flag = f"{args.node_memory}G"
+    command = [str(measure.BINARY), "estimate", str(n), "--threads", str(cores),
+               "--max-memory", memory_flag, "--json"]
     clock = time.monotonic()
     done = subprocess.run(command, capture_output=True, text=True)
     took = time.monotonic() - clock
@@ -125,7 +135,8 @@ def main():
         }
         clusters.append(row)
     plan = {
-        "n": n, "estimate": f, "estimate_took_s": took, "node_cores": cores, "busy": args.busy,
+        "n": n, "estimate": f, "estimate_took_s": took, "node_cores": cores,
+        "node_memory_gib": args.node_memory, "busy": args.busy,
         "core_hours": core_s / 3600, "core_hours_low": low_s / 3600,
         "core_hours_high": high_s / 3600, "spread_per_unit": spread, "clusters": clusters,
         "usd_per_core_hour": args.usd_per_core_hour,
@@ -139,7 +150,8 @@ def main():
         "",
         f"Command: `scripts/frontier-plan.py --n {n} --node-cores {cores} --busy {args.busy} "
         f"--usd-per-core-hour {' '.join(map(str, args.usd_per_core_hour))}` "
-        f"(`nqueens estimate {n} --threads {cores} --json`, {took:.0f} s; plan.json holds it).",
+        f"(`nqueens estimate {n} --threads {cores} --max-memory {memory_flag} --json`, "
+        f"{took:.0f} s; plan.json holds it).",
         "Every figure below follows from that forecast and the measured cluster figures "
         "the command line names; nothing is typed in.",
         "",
@@ -154,8 +166,9 @@ def main():
         f"- The largest work item: {human(largest)} on one thread: no count, on any number "
         f"of cores, ends sooner.",
         f"- Memory one node of {cores} threads plans for: "
-        f"{'%.2f GiB' % (memory / 2**30) if memory else 'not reported'} (the join's plan on "
-        f"{cores} threads: its lists and row sets a thread).",
+        f"{'%.2f GiB' % (memory / 2**30) if memory else 'not reported'} of the "
+        f"{args.node_memory} GiB it is given (the join's plan on {cores} threads: its lists "
+        f"and row sets a thread, and the row sets shared).",
         "",
         f"## On a cluster of {cores}-core nodes like this machine's cores",
         "",

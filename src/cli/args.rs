@@ -32,8 +32,9 @@ pub struct JobFlags {
     #[arg(long, value_name = "T", value_parser = parse_threads, allow_negative_numbers = true)]
     pub threads: Option<usize>,
     /// The most memory the join may plan for, or the parallel algorithm's
-    /// plan may take, e.g. 512M or 8G (K, M, G, T: powers of 1024)
-    /// [default: the join, the memory available now; parallel, 1G].
+    /// plan may take, e.g. 512M or 8G (K, M, G, T: powers of 1024); the
+    /// join fills larger row sets and shares more of them where it leaves
+    /// room [default: the join, the memory available now; parallel, 1G].
     #[arg(long, value_name = "SIZE", value_parser = parse_size)]
     pub max_memory: Option<u64>,
     /// Rows placed in each subproblem of the parallel algorithm, 1..=N, as

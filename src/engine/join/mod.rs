@@ -78,7 +78,7 @@ use self::count::pairs;
 pub use self::count::pairs::gpu::{
     Adapter, Gpu, GpuError, GpuReport, GPU_MEMORY_DEFAULT, GPU_MEMORY_LEAST, GPU_MEMORY_SHARE,
 };
-use self::count::{Frame, QuarterTable, RowCache, Source, Splits, RUN, SEARCHED_FILL_MOST};
+use self::count::{Frame, QuarterTable, RowCache, Source, Splits, RUN};
 pub use self::forecast::Sketch;
 use self::order::{count_items, Layout, Order};
 pub use self::order::{Described, MemoryPlan};
@@ -137,7 +137,8 @@ pub enum JoinLayout {
     /// Items drawn from their index in blocks of slots (a fixed
     /// pseudo-random order, no cost model); nothing filled beforehand:
     /// each worker fills the row sets an item glues from where they hold
-    /// at most `glue::SEARCHED_FILL_MOST` placements (and shares them with
+    /// at most [`MemoryPlan::fill_most`] placements (`glue::SEARCHED_FILL_MOST`,
+    /// more where --max-memory leaves room; and shares them with
     /// the others while [`MemoryPlan::row_cache`] has room), and searches
     /// the cells of larger ones one at a time as the glue reaches them.
     /// Every board.
@@ -291,7 +292,7 @@ pub struct Join {
     /// The most halves a side's list holds at a time ([`glue::RUN`]).
     run: u64,
     /// The most placements a worker fills a row set with where cells are
-    /// searched ([`glue::SEARCHED_FILL_MOST`]).
+    /// searched ([`MemoryPlan::fill_most`]).
     fill_most: u64,
     /// The row sets filled once for every worker, where there is no whole
     /// table ([`MemoryPlan::row_cache`] bytes of them).
@@ -357,7 +358,7 @@ impl Join {
                 limit: max_memory,
             });
         }
-        let memory = memory.with_row_cache(layout.cells, max_memory);
+        let memory = memory.with_room(layout.cells, n / 2, max_memory);
         Ok(Self::laid_out(n, simd, &layout, memory))
     }
 
@@ -381,7 +382,7 @@ impl Join {
             memory,
             reflect: n >= REFLECT_FROM,
             run: RUN,
-            fill_most: SEARCHED_FILL_MOST,
+            fill_most: memory.fill_most,
             row_cache: Arc::new(RowCache::new(n / 2, memory.row_cache)),
             gpu: None,
         }
@@ -559,6 +560,7 @@ mod tests {
     use super::count::frames::{canonical, frames};
     use super::count::items::Item;
     use super::count::splits::subsets;
+    use super::count::SEARCHED_FILL_MOST;
     use super::*;
     use crate::oeis::known_total;
 
@@ -845,6 +847,49 @@ mod tests {
         assert_eq!(past, Error::BoardSize { n: LARGEST_N + 1 });
         let zero = Join::new(0, Simd::None, u64::MAX).unwrap_err();
         assert_eq!(zero, Error::BoardSize { n: 0 });
+    }
+
+    #[test]
+    fn row_sets_are_filled_as_far_as_the_limit_leaves_room() {
+        use super::count::quarter::RowSet;
+        use super::order::layout::FILL_CEILING;
+        // n = 28: 14×14 row sets; the searched layout plans for four of
+        // SEARCHED_FILL_MOST placements a thread and fills larger ones only
+        // where the limit leaves room for them, within it.
+        let (n, h) = (28, 14);
+        let threads = rayon::current_num_threads() as u64;
+        let needed = Join::plan(n, JoinLayout::Searched, threads as usize)
+            .unwrap()
+            .total();
+        let room = |most| 4 * (RowSet::bytes(h, most) - RowSet::bytes(h, SEARCHED_FILL_MOST));
+        let limits = [
+            (needed, SEARCHED_FILL_MOST),
+            (
+                needed + 2 * threads * room(2 * SEARCHED_FILL_MOST) - 1,
+                SEARCHED_FILL_MOST,
+            ),
+            (
+                needed + 2 * threads * room(2 * SEARCHED_FILL_MOST),
+                2 * SEARCHED_FILL_MOST,
+            ),
+            (needed + 2 * threads * room(FILL_CEILING), FILL_CEILING),
+            (u64::MAX, FILL_CEILING),
+        ];
+        for (limit, most) in limits {
+            let join = Join::with_layout(n, JoinLayout::Searched, Simd::None, limit).unwrap();
+            let plan = join.memory();
+            assert_eq!(
+                (plan.fill_most, join.fill_most),
+                (most, most),
+                "limit {limit}"
+            );
+            assert_eq!(plan.fill_room, room(most), "limit {limit}");
+            assert!(plan.total() <= limit, "limit {limit}: {plan:?}");
+        }
+        // The table layout reads its cells from the table (or fills its
+        // row sets whole, at n = 24, 25).
+        let table = Join::with_layout(14, JoinLayout::Table, Simd::None, u64::MAX).unwrap();
+        assert_eq!((table.memory().fill_most, table.memory().fill_room), (0, 0));
     }
 
     #[test]

@@ -31,11 +31,28 @@ pub struct MemoryPlan {
     pub per_thread: u64,
     /// The threads planned for.
     pub threads: usize,
+    /// Where the glue searches cells (the searched layout): the most
+    /// placements a thread fills a row set with ([`SEARCHED_FILL_MOST`],
+    /// which `per_thread` plans for, or more where the limit leaves room
+    /// once the join is built, [`MemoryPlan::with_room`]); 0 elsewhere.
+    pub fill_most: u64,
+    /// What each thread's four row sets may take beyond what `per_thread`
+    /// plans for them, filled with up to `fill_most` placements.
+    pub fill_room: u64,
     /// The row sets every worker shares where there is no whole table
     /// (at most 1 GiB, or half of what the limit leaves), once the
     /// join is built: what it needs is the rest.
     pub row_cache: u64,
 }
+
+/// The most placements a thread fills a row set with where the limit
+/// leaves room ([`MemoryPlan::fill_most`]): 1 GiB of quarters, four a
+/// thread. A row set too large to fill has its cells searched one at a
+/// time, once for each key pass and each of its outer lists: at n = 29
+/// that search was 40 % of the forecast with row sets of at most
+/// [`SEARCHED_FILL_MOST`] filled, 10 % with 2^25 (every 14×14 row set the
+/// sketch drew); 15×15 ones (n = 30, 31) take 2^27.
+pub(in crate::engine::join) const FILL_CEILING: u64 = 1 << 27;
 
 /// The most the row sets shared by every worker may take
 /// ([`MemoryPlan::row_cache`]): as much as the whole table may
@@ -48,22 +65,45 @@ impl MemoryPlan {
         MemoryPlan { threads, ..self }
     }
 
-    /// The same plan with room for the shared row sets where cells come
-    /// from `cells` (none with the whole table): [`ROW_CACHE_MOST`], or
-    /// half of what it leaves of `limit` bytes.
-    pub(in crate::engine::join) fn with_row_cache(self, cells: Source, limit: u64) -> MemoryPlan {
-        let row_cache = match cells {
+    /// The same plan with the room `limit` bytes leave it, for quarters
+    /// of h×h squares whose cells come from `cells`. Where cells are
+    /// searched, each thread's row sets first: filled with up to the
+    /// largest power of two of placements (to [`FILL_CEILING`]) whose
+    /// four row sets a thread take at most half of what the plan leaves.
+    /// Then, where there is no whole table, the shared row sets:
+    /// [`ROW_CACHE_MOST`], or half of what is left.
+    pub(in crate::engine::join) fn with_room(
+        self,
+        cells: Source,
+        h: usize,
+        limit: u64,
+    ) -> MemoryPlan {
+        let mut plan = self;
+        if cells == Source::Searched {
+            let least = quarter::RowSet::bytes(h, SEARCHED_FILL_MOST);
+            let spare = limit.saturating_sub(self.total()) / 2;
+            let room = |most| 4 * (quarter::RowSet::bytes(h, most) - least);
+            let mut most = SEARCHED_FILL_MOST;
+            while most < FILL_CEILING && room(2 * most) * self.threads as u64 <= spare {
+                most *= 2;
+            }
+            (plan.fill_most, plan.fill_room) = (most, room(most));
+        }
+        plan.row_cache = match cells {
             Source::Table => 0,
             Source::RowSets | Source::Searched => {
-                ROW_CACHE_MOST.min(limit.saturating_sub(self.total()) / 2)
+                ROW_CACHE_MOST.min(limit.saturating_sub(plan.total()) / 2)
             }
         };
-        MemoryPlan { row_cache, ..self }
+        plan
     }
 
     /// All of it.
     pub fn total(&self) -> u64 {
-        self.tables + self.items + self.per_thread * self.threads as u64 + self.row_cache
+        self.tables
+            + self.items
+            + (self.per_thread + self.fill_room) * self.threads as u64
+            + self.row_cache
     }
 }
 
@@ -252,6 +292,8 @@ impl Join {
                 items: 0,
                 per_thread: scratch(0, 0, 0),
                 threads,
+                fill_most: 0,
+                fill_room: 0,
                 row_cache: 0,
             };
             let (costs, items) = fixed.unzip();
@@ -322,6 +364,8 @@ impl Join {
                 + row_sets
                 + keyed::scratch_bytes(largest.lower),
             threads,
+            fill_most: 0,
+            fill_room: 0,
             row_cache: 0,
         };
         let (costs, items) = cost::interleave(order.len())
@@ -370,6 +414,8 @@ impl Join {
                 + 4 * quarter::RowSet::bytes(h, SEARCHED_FILL_MOST)
                 + keyed::scratch_bytes(cell),
             threads: 1,
+            fill_most: SEARCHED_FILL_MOST,
+            fill_room: 0,
             row_cache: 0,
         };
         Layout {

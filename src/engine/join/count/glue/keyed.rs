@@ -25,8 +25,8 @@
 //! (up to 12 bits) goes on where the key leaves off.
 //!
 //! The outer side, with the fewer halves, gets enough key bits that a
-//! pass fills about a quarter of a list ([`key_bits`]); an outer side
-//! that fits in a run still gets one (two passes). Whole items of n = 26,
+//! pass fills about a sixteenth of a list ([`key_bits`]); an outer side
+//! that fits in a run still gets three (eight passes). Whole items of n = 26,
 //! against the runs (AVX2, AMD EPYC, one thread, the two builds in
 //! turn): 84.6 -> 16.1 s, 62.3 -> 17.9 s and 8.9 -> 2.0 s, the 12-bit
 //! sieve included; n = 24: 0.92-3.02 -> 0.64-1.72 s (five items).
@@ -85,8 +85,11 @@ impl Filter {
     }
 }
 
-/// The most key bits: 2^10 outer passes.
-pub(in crate::engine::join) const MOST_KEY_BITS: u32 = 10;
+/// The most key bits: 2^12 outer passes.
+pub(in crate::engine::join) const MOST_KEY_BITS: u32 = 12;
+
+// A lower quarter's bucket is kept in 16 bits, one value left for none.
+const _: () = assert!(MOST_KEY_BITS < 16);
 
 /// Patterns of each side looked at to choose the key.
 const SAMPLE: usize = 4096;
@@ -321,10 +324,20 @@ const RULED_OUT: usize = u16::MAX as usize;
 
 /// How many key bits an item whose outer side keeps about `halves`
 /// halves gets, its lists holding `most`: enough that an outer pass fills
-/// about a quarter of a list.
+/// about a sixteenth of a list, and three at least (eight passes).
+///
+/// Each bit halves the outer side's passes' lists and rules out the pairs
+/// that clash on it (a share p q of them); each outer list then glues the
+/// inner side again, so a bit pays while pairs outweigh that glue. With
+/// the row sets filled (not searched once a pass), a sixteenth took, in
+/// the forecast's one-thread seconds (AMD EPYC Zen 2, AVX2, the same
+/// binary, two bits more than a quarter against none): n = 26 0.75x,
+/// 27 0.91x, 28 0.64x, 29 0.90x, 30 0.42x; three bits more gave 0.76x,
+/// 1.01x, 0.61x, 1.02x, 0.35x (odd boards lose: their inner sides are
+/// glued once per frame).
 pub(in crate::engine::join) fn key_bits(halves: f64, most: u64) -> u32 {
-    let passes = halves / (most as f64 / 4.0);
-    (passes.log2().ceil().max(1.0) as u32).min(MOST_KEY_BITS)
+    let passes = halves / (most as f64 / 16.0);
+    (passes.log2().ceil().max(3.0) as u32).min(MOST_KEY_BITS)
 }
 
 /// A side to glue: its halves and their runs.

@@ -571,3 +571,49 @@ impl Join {
         })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::cpu::{self, Simd};
+    use proptest::prelude::*;
+
+    /// What [`pair`] keeps of `lowers` for the upper `a`, by path.
+    fn glued(simd: Simd, a: Upper, lowers: &Lower, before: &[u64]) -> Vec<u64> {
+        let mut patterns = before.to_vec();
+        patterns.reserve(lowers.sums.len() + SLACK);
+        match simd {
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: the caller checked the CPU; room reserved above.
+            Simd::Avx512 => unsafe { avx512::pair(a, lowers.all(), &mut patterns) },
+            _ => pair(a, lowers.all(), &mut patterns),
+        }
+        patterns
+    }
+
+    proptest! {
+        #[test]
+        fn the_avx512_glue_keeps_what_the_scalar_loop_keeps(
+            upper in (any::<u64>(), any::<u64>(), any::<u64>()),
+            lowers in prop::collection::vec((any::<u64>(), any::<u64>(), any::<u64>()), 0..40),
+            sparse in 1u32..6,
+            before in prop::collection::vec(any::<u64>(), 0..3),
+        ) {
+            // Diagonal sets thinned (a few bits each) so that about as
+            // many pairs meet as not.
+            let thin = |x: u64| (0..sparse).fold(x, |y, k| y & x.rotate_left(7 * k + 3));
+            let a = Upper { sum: thin(upper.0), diff: thin(upper.1), pattern: upper.2 };
+            let mut lower = Lower::default();
+            for &(sum, diff, pattern) in &lowers {
+                lower.sums.push(thin(sum));
+                lower.diffs.push(thin(diff));
+                lower.patterns.push(pattern);
+            }
+            let expected = glued(Simd::None, a, &lower, &before);
+            let test = "the_avx512_glue_keeps_what_the_scalar_loop_keeps";
+            if cpu::runs_or_skips(cpu::avx512_pairs(), test, "AVX-512 glue", cpu::AVX512_PAIRS_NEEDS) {
+                prop_assert_eq!(&glued(Simd::Avx512, a, &lower, &before), &expected);
+            }
+        }
+    }
+}

@@ -137,9 +137,9 @@ pub enum JoinLayout {
     /// Items drawn from their index in blocks of slots (a fixed
     /// pseudo-random order, no cost model); nothing filled beforehand:
     /// each worker fills the row sets an item glues from where they hold
-    /// at most [`MemoryPlan::fill_most`] placements (`glue::SEARCHED_FILL_MOST`,
-    /// more where --max-memory leaves room; and shares them with
-    /// the others while [`MemoryPlan::row_cache`] has room), and searches
+    /// at most [`MemoryPlan::fill_most`] placements (2^22, more where
+    /// --max-memory leaves room), shares them with the others while
+    /// [`MemoryPlan::row_cache`] has room, and searches
     /// the cells of larger ones one at a time as the glue reaches them.
     /// Every board.
     Searched,

@@ -32,9 +32,10 @@ pub struct MemoryPlan {
     /// The threads planned for.
     pub threads: usize,
     /// Where the glue searches cells (the searched layout): the most
-    /// placements a thread fills a row set with ([`SEARCHED_FILL_MOST`],
-    /// which `per_thread` plans for, or more where the limit leaves room
-    /// once the join is built, [`MemoryPlan::with_room`]); 0 elsewhere.
+    /// placements a thread fills a row set with (2^22, which `per_thread`
+    /// plans for, or a larger power of two to 2^27 where half of what the
+    /// limit leaves holds four a thread, once the join is built); 0
+    /// elsewhere.
     pub fill_most: u64,
     /// What each thread's four row sets may take beyond what `per_thread`
     /// plans for them, filled with up to `fill_most` placements.
@@ -49,7 +50,7 @@ pub struct MemoryPlan {
 /// leaves room ([`MemoryPlan::fill_most`]): 1 GiB of quarters, four a
 /// thread. A row set too large to fill has its cells searched one at a
 /// time, once for each key pass and each of its outer lists: at n = 29
-/// that search was 40 % of the forecast with row sets of at most
+/// that search was 43 % of the forecast with row sets of at most
 /// [`SEARCHED_FILL_MOST`] filled, 10 % with 2^25 (every 14×14 row set the
 /// sketch drew); 15×15 ones (n = 30, 31) take 2^27.
 pub(in crate::engine::join) const FILL_CEILING: u64 = 1 << 27;

@@ -172,11 +172,12 @@ impl Half<'_> {
 }
 
 /// The most placements a row set of the searched layout is filled with
-/// (32 MiB of quarters; four a thread): most row sets to h = 13 are
-/// smaller (their mean is about 8 × 10⁵ placements at 13×13, 4 × 10⁶ at
-/// 14×14), and one walk fills a row set where searching its cells one at
-/// a time walked them again for every cell, twice. Larger ones are
-/// counted and their cells searched.
+/// in any memory (32 MiB of quarters; four a thread, what its plan
+/// needs; more where --max-memory leaves room, `MemoryPlan::with_room`):
+/// most row sets to h = 13 are smaller (their mean is about 8 × 10⁵
+/// placements at 13×13, 4 × 10⁶ at 14×14), and one walk fills a row set
+/// where searching its cells one at a time walked them again for every
+/// cell, twice. Larger ones are counted and their cells searched.
 pub(in crate::engine::join) const SEARCHED_FILL_MOST: u64 = 1 << 22;
 
 /// A quarter's cells on one row set: from the whole table, from the row

@@ -6,43 +6,9 @@
 //! (CI, on Mesa's lavapipe), where that is a failure.
 #![cfg(feature = "gpu")]
 
-use serde_json::Value;
-
 mod common;
 
-use common::{json_of, nqueens, rejects, start_and_kill};
-
-/// Whether a GPU counts here (a skip is said); sets NQUEENS_GPU_ALL=1 for
-/// the commands the test starts (every test here wants it: no race), and
-/// a private XDG_RUNTIME_DIR where there is none: Mesa's drivers print an
-/// error line at every start without one, which the refusals' single line
-/// would not survive.
-fn gpu_here(test: &str) -> bool {
-    std::env::set_var("NQUEENS_GPU_ALL", "1");
-    if std::env::var_os("XDG_RUNTIME_DIR").is_none() {
-        use std::os::unix::fs::DirBuilderExt;
-        let dir = std::env::temp_dir().join(format!("nqueens-gpu-xdg-{}", std::process::id()));
-        let _ = std::fs::DirBuilder::new().mode(0o700).create(&dir);
-        std::env::set_var("XDG_RUNTIME_DIR", &dir);
-    }
-    let output = nqueens().args(["count", "8", "--gpu"]).output().unwrap();
-    if output.status.success() {
-        return true;
-    }
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(stderr.contains("no GPU adapter"), "{stderr}");
-    let required = std::env::var_os("NQUEENS_REQUIRE_GPU").is_some_and(|v| v == "1");
-    assert!(!required, "NQUEENS_REQUIRE_GPU=1 and no GPU: {stderr}");
-    eprintln!("skipped {test}: no GPU adapter here");
-    false
-}
-
-/// The pairs the GPU compared, as the JSON report says.
-fn gpu_pairs(json: &Value) -> u64 {
-    json["gpu"]["pairs"]
-        .as_u64()
-        .unwrap_or_else(|| panic!("{json}"))
-}
+use common::{gpu_here, gpu_pairs, json_of, nqueens, rejects, start_and_kill};
 
 #[test]
 fn boards_4_to_16_count_on_the_gpu_as_oeis_lists_them() {

@@ -71,6 +71,58 @@ fn three_ranks_count_exactly() {
     }
 }
 
+/// With `--gpu` every rank counts its pairs on its GPU (ranks on one node
+/// take them round-robin; here all three share lavapipe's), tells rank 0
+/// what its GPU did, and the report's `gpu.pairs` adds every rank's up
+/// (rank 0's alone would leave out two thirds of the work).
+#[cfg(feature = "gpu")]
+#[test]
+fn every_rank_counts_on_its_gpu_and_the_report_adds_them_up() {
+    if !common::gpu_here("every_rank_counts_on_its_gpu_and_the_report_adds_them_up") {
+        return;
+    }
+    // mpirun hands the ranks what gpu_here set: every pair job to the
+    // GPU, and Mesa's runtime directory.
+    let output = Command::new("mpirun")
+        .args(["--allow-run-as-root", "--oversubscribe", "-np", "3"])
+        .args(["-x", "NQUEENS_GPU_ALL", "-x", "XDG_RUNTIME_DIR"])
+        .arg(env!("CARGO_BIN_EXE_nqueens"))
+        .args([
+            "count",
+            "12",
+            "--mpi",
+            "--gpu",
+            "--threads",
+            "1",
+            "--unique",
+            "--json",
+        ])
+        .output()
+        .unwrap();
+    let result = json(&output);
+    assert_eq!(result["matches_oeis"], true, "{result}");
+    assert_eq!(result["matches_oeis_unique"], true, "{result}");
+    let ranks = result["mpi"]["ranks"].as_array().expect("mpi.ranks");
+    let pairs: Vec<u64> = ranks.iter().map(common::gpu_pairs).collect();
+    assert_eq!(pairs.len(), 3);
+    for (rank, &pairs) in ranks.iter().zip(&pairs) {
+        let items = rank["items"].as_u64().unwrap();
+        assert_eq!(
+            pairs > 0,
+            items > 0,
+            "a rank's pairs follow its items: {rank}"
+        );
+    }
+    assert!(pairs.iter().filter(|&&p| p > 0).count() >= 2, "{result}");
+    assert_eq!(
+        common::gpu_pairs(&result),
+        pairs.iter().sum::<u64>(),
+        "{result}"
+    );
+    let busy = result["gpu"]["busy"].as_f64().unwrap();
+    assert!((0.0..=1.0).contains(&busy), "{result}");
+}
+
 #[test]
 fn every_rank_counts_the_layout_rank_0_chose() {
     for layout in ["table", "searched"] {

@@ -75,7 +75,7 @@ pub fn count(args: &CountArgs) -> anyhow::Result<()> {
             .pool()
             .map_err(usage_error)?
             .expect("the job's own pool");
-        nqueens::exec::mpi::work(&world, engine, pool);
+        nqueens::exec::mpi::work(&world, engine, pool, &|| job.rank_gpu());
         return Ok(());
     }
     let job = resolved.expect("rank 0 resolved")?;
@@ -96,11 +96,14 @@ pub fn count(args: &CountArgs) -> anyhow::Result<()> {
         .map_err(usage_error)?
         .expect("the job's own pool");
     let journal = started.journal_contents();
-    let coordinated = nqueens::exec::mpi::coordinate(&world, engine, pool, journal, &show);
+    let coordinated =
+        nqueens::exec::mpi::coordinate(&world, engine, pool, journal, &show, &|| job.rank_gpu());
     bar.finish();
     let coordinated = coordinated.map_err(|e| job_error(e.into()))?;
     let threads = coordinated.load.threads();
-    let count = job.count_of(coordinated.tally, threads, started.elapsed_s())?;
+    let elapsed_s = started.elapsed_s();
+    let mut count = job.count_of(coordinated.tally, threads, elapsed_s)?;
+    count.gpu = job.gpu_use_over_ranks(&coordinated.load, elapsed_s);
     let report = Report::new(count, args.unique)
         .resumed(started.resumed())
         .mpi(coordinated.load);

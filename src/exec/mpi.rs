@@ -25,7 +25,8 @@
 //!
 //! Messages are vectors of `u64`:
 //! - worker to rank 0 (tag [`RESULTS`]): its load so far ([`HEADER_WORDS`]
-//!   words: threads, items, batches, busy, starved and CPU nanoseconds),
+//!   words: threads, items, batches, busy, starved and CPU nanoseconds,
+//!   its GPU's pairs and busy nanoseconds),
 //!   then for each item counted since its last message: the item, the
 //!   weighted sum (low and high words), the four orbit classes, and
 //!   whether the item counted the solutions the rotations fix (1 or 0) and
@@ -43,7 +44,7 @@ use mpi::topology::Rank;
 use mpi::traits::*;
 
 use super::journal::{Contents, Journal, JournalError};
-use super::ranks::{MpiLoad, RankLoad};
+use super::ranks::{MpiLoad, RankGpu, RankLoad};
 use super::{Phase, Progress};
 use crate::engine::Engine;
 use crate::reduce::{Classes, Fixed, Tally};
@@ -64,8 +65,12 @@ const BATCHES_PER_RANK: usize = 4;
 
 /// Words at the head of a results message: the worker's [`RankLoad`] so
 /// far (threads, items, batches, then busy, starved and CPU time in
-/// nanoseconds).
-const HEADER_WORDS: usize = 6;
+/// nanoseconds, then its GPU's pairs and busy nanoseconds).
+const HEADER_WORDS: usize = 8;
+
+/// A header word that stands for nothing: no CPU time where the OS does
+/// not say, no pairs where the rank has no GPU.
+const ABSENT: u64 = u64::MAX;
 
 /// Words per item in a results message: the item, five u128 sums as two
 /// words each, whether the rotations' fixed points were counted, and them.
@@ -76,7 +81,8 @@ const WORDS_PER_RESULT: usize = 15;
 /// first, in batches to the other ranks of `world` and to its own `pool`,
 /// so that no core of rank 0's is lost to coordination. Returns what every
 /// item adds up to (the journal's included) and how each rank spent the
-/// count.
+/// count; `gpu` says what rank 0's GPU (`--gpu`) did, read once the last
+/// item is in (`None` without one).
 ///
 /// # Errors
 /// [`JournalError::Io`] if the journal cannot be written; the workers are
@@ -87,6 +93,7 @@ pub fn coordinate<C: Communicator>(
     pool: &rayon::ThreadPool,
     journal: Option<(&Journal, &Contents)>,
     progress: Progress<'_>,
+    gpu: &dyn Fn() -> Option<RankGpu>,
 ) -> Result<Coordinated, JournalError> {
     let start = Instant::now();
     let coordinator_cpu_before = system::thread_cpu_s();
@@ -219,6 +226,7 @@ pub fn coordinate<C: Communicator>(
         flushed?;
     }
     loads[0].cpu_s = system::process_cpu_s();
+    loads[0].gpu = gpu();
     let wall_s = start.elapsed().as_secs_f64();
     let coordinator_cpu_s = system::thread_cpu_s()
         .zip(coordinator_cpu_before)
@@ -248,7 +256,9 @@ fn header(load: &RankLoad) -> [u64; HEADER_WORDS] {
         load.batches as u64,
         nanos(load.busy_s),
         nanos(load.starved_s),
-        load.cpu_s.map_or(u64::MAX, nanos),
+        load.cpu_s.map_or(ABSENT, nanos),
+        load.gpu.map_or(ABSENT, |gpu| gpu.pairs),
+        load.gpu.map_or(0, |gpu| nanos(gpu.busy_s)),
     ]
 }
 
@@ -256,13 +266,17 @@ fn header(load: &RankLoad) -> [u64; HEADER_WORDS] {
 /// (everything but its rank and when its message arrived).
 fn read_header(load: &mut RankLoad, words: &[u64]) {
     let word = |i: usize| words.get(i).copied().unwrap_or(0);
-    let seconds = |i: usize| word(i) as f64 * 1e-9;
+    let seconds = |i: usize| word(i) as f64 / 1e9;
     load.threads = (word(0) as usize).max(1);
     load.items = word(1) as usize;
     load.batches = word(2) as usize;
     load.busy_s = seconds(3);
     load.starved_s = seconds(4);
-    load.cpu_s = (word(5) != u64::MAX).then(|| seconds(5));
+    load.cpu_s = (word(5) != ABSENT).then(|| seconds(5));
+    load.gpu = (word(6) != ABSENT).then(|| RankGpu {
+        pairs: word(6),
+        busy_s: seconds(7),
+    });
 }
 
 /// The items not handed out yet with their estimated cost, largest last
@@ -359,8 +373,15 @@ const BATCHES_HELD: usize = 2;
 /// batch at a time with the next one queued ([`BATCHES_HELD`]), and sends
 /// each finished batch's results with the next request, until told to
 /// stop. Only the calling thread talks to MPI; it sleeps until a batch
-/// finishes, or between probes while it waits for a reply.
-pub fn work<C: Communicator>(world: &C, engine: &dyn Engine, pool: &rayon::ThreadPool) {
+/// finishes, or between probes while it waits for a reply. `gpu` says what
+/// this rank's GPU (`--gpu`) did so far, sent with every report (`None`
+/// without one).
+pub fn work<C: Communicator>(
+    world: &C,
+    engine: &dyn Engine,
+    pool: &rayon::ThreadPool,
+    gpu: &dyn Fn() -> Option<RankGpu>,
+) {
     let root = world.process_at_rank(0 as Rank);
     let mut load = RankLoad::new(usize::try_from(world.rank()).unwrap_or(0));
     load.threads = pool.current_num_threads();
@@ -382,6 +403,7 @@ pub fn work<C: Communicator>(world: &C, engine: &dyn Engine, pool: &rayon::Threa
             };
             if !asked && wants_more {
                 load.cpu_s = system::process_cpu_s();
+                load.gpu = gpu();
                 let mut words = header(&load).to_vec();
                 words.append(&mut message);
                 root.send_with_tag(&words[..], RESULTS);
@@ -496,5 +518,31 @@ mod tests {
             ..tally
         };
         assert_eq!(decode(&encode(7, fixed)), (7, fixed));
+    }
+
+    #[test]
+    fn a_load_crosses_the_wire_with_its_gpu_or_without_one() {
+        let mut sent = RankLoad::new(3);
+        sent.threads = 16;
+        sent.add_batch(40, 2.5);
+        sent.starved_s = 0.25;
+        sent.cpu_s = Some(9.0);
+        for gpu in [
+            None,
+            Some(RankGpu {
+                pairs: 1 << 40,
+                busy_s: 1.5,
+            }),
+        ] {
+            sent.gpu = gpu;
+            // Rank 0 fills in the rank and the arrival itself.
+            let mut read = RankLoad::new(3);
+            read_header(&mut read, &header(&sent));
+            assert_eq!(read, sent);
+        }
+        sent.cpu_s = None;
+        let mut read = RankLoad::new(3);
+        read_header(&mut read, &header(&sent));
+        assert_eq!(read.cpu_s, None);
     }
 }

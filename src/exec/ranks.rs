@@ -60,6 +60,19 @@ impl MpiLoad {
     pub fn threads(&self) -> usize {
         self.ranks.iter().map(|r| r.threads).sum()
     }
+
+    /// Every rank's GPU (`--gpu`) together: the pairs they compared, and
+    /// the mean of their busy seconds; `None` where no rank had one.
+    pub fn gpu(&self) -> Option<RankGpu> {
+        let gpus: Vec<RankGpu> = self.ranks.iter().filter_map(|r| r.gpu).collect();
+        if gpus.is_empty() {
+            return None;
+        }
+        Some(RankGpu {
+            pairs: gpus.iter().map(|g| g.pairs).sum(),
+            busy_s: gpus.iter().map(|g| g.busy_s).sum::<f64>() / gpus.len() as f64,
+        })
+    }
 }
 
 /// How one rank spent an MPI count, as it told rank 0.
@@ -88,6 +101,19 @@ pub struct RankLoad {
     /// Seconds from rank 0's start until this rank's last results reached
     /// it.
     pub finished_s: f64,
+    /// What its GPU did (`--gpu`), when it last reported; absent without
+    /// one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub gpu: Option<RankGpu>,
+}
+
+/// What one rank's GPU (`--gpu`) did, as it told rank 0.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
+pub struct RankGpu {
+    /// Pairs of halves it compared.
+    pub pairs: u64,
+    /// Seconds at least one of its pair jobs was on it.
+    pub busy_s: f64,
 }
 
 impl RankLoad {
@@ -130,10 +156,33 @@ mod tests {
         assert!((load.ranks[1].busy_share - 0.75).abs() < 1e-12);
         assert!((load.tail_s - 0.1).abs() < 1e-12);
         assert_eq!(load.threads(), 6);
+        // No GPU on any rank: none to report.
+        assert_eq!(load.gpu(), None);
         // No wall time: no share, not a division by zero.
         assert_eq!(
             MpiLoad::new(vec![RankLoad::new(0)], 0, 0.0, None).ranks[0].busy_share,
             0.0
+        );
+    }
+
+    #[test]
+    fn gpu_pairs_add_up_over_the_ranks_and_busy_is_their_mean() {
+        let mut ranks: Vec<RankLoad> = (0..3).map(RankLoad::new).collect();
+        ranks[0].gpu = Some(RankGpu {
+            pairs: 5,
+            busy_s: 1.0,
+        });
+        ranks[2].gpu = Some(RankGpu {
+            pairs: 7,
+            busy_s: 3.0,
+        });
+        let load = MpiLoad::new(ranks, 4, 4.0, None);
+        assert_eq!(
+            load.gpu(),
+            Some(RankGpu {
+                pairs: 12,
+                busy_s: 2.0
+            })
         );
     }
 }

@@ -40,6 +40,7 @@ use crate::engine::join::{self, Adapter, Gpu, GpuError, GpuReport, Join, JoinLay
 use crate::engine::{Engine, EngineId, Fingerprint};
 use crate::exec::forecast::{self, Forecast};
 use crate::exec::journal::{self, Journal, JournalError};
+use crate::exec::ranks::{MpiLoad, RankGpu};
 use crate::exec::shard;
 use crate::exec::Progress;
 use crate::files::FileError;
@@ -534,6 +535,29 @@ impl Job {
     pub(crate) fn gpu_use(&self, elapsed_s: f64) -> Option<GpuUse> {
         self.gpu_report()
             .map(|report| GpuUse::of(report, elapsed_s))
+    }
+
+    /// What the GPUs (`--gpu`) of an MPI count that took `elapsed_s`
+    /// seconds did, every rank's as `load` has them: the pairs they all
+    /// compared, their mean busy share, and this rank's (rank 0's) adapter
+    /// and backend. (Ranks on other nodes may name others; `load` holds
+    /// each rank's pairs.)
+    pub fn gpu_use_over_ranks(&self, load: &MpiLoad, elapsed_s: f64) -> Option<GpuUse> {
+        let mut report = self.gpu_report()?;
+        if let Some(ranks) = load.gpu() {
+            report.pairs = ranks.pairs;
+            report.busy_s = ranks.busy_s;
+        }
+        Some(GpuUse::of(report, elapsed_s))
+    }
+
+    /// What this rank's GPU (`--gpu`) did so far, as an MPI rank reports
+    /// it to rank 0 (`None` without one).
+    pub fn rank_gpu(&self) -> Option<RankGpu> {
+        self.gpu_report().map(|report| RankGpu {
+            pairs: report.pairs,
+            busy_s: report.busy_s,
+        })
     }
 }
 

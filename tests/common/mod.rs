@@ -1,5 +1,6 @@
 //! What the command-line tests share: the binary, a successful command's
-//! JSON, and the shape every refused command line must have.
+//! JSON, the shape every refused command line must have, and whether a
+//! GPU counts here (`--features gpu`).
 #![allow(dead_code)] // each test file uses a part
 
 use std::path::Path;
@@ -117,4 +118,36 @@ pub fn reseal(file: &mut Value) {
     file["seal"] = nqueens::exec::shard::seal::of(&file.to_string())
         .unwrap()
         .into();
+}
+
+/// Whether a GPU counts here (a skip is said); sets NQUEENS_GPU_ALL=1 for
+/// the commands the test starts (every test here wants it: no race), and
+/// a private XDG_RUNTIME_DIR where there is none: Mesa's drivers print an
+/// error line at every start without one, which the refusals' single line
+/// would not survive.
+pub fn gpu_here(test: &str) -> bool {
+    std::env::set_var("NQUEENS_GPU_ALL", "1");
+    if std::env::var_os("XDG_RUNTIME_DIR").is_none() {
+        use std::os::unix::fs::DirBuilderExt;
+        let dir = std::env::temp_dir().join(format!("nqueens-gpu-xdg-{}", std::process::id()));
+        let _ = std::fs::DirBuilder::new().mode(0o700).create(&dir);
+        std::env::set_var("XDG_RUNTIME_DIR", &dir);
+    }
+    let output = nqueens().args(["count", "8", "--gpu"]).output().unwrap();
+    if output.status.success() {
+        return true;
+    }
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("no GPU adapter"), "{stderr}");
+    let required = std::env::var_os("NQUEENS_REQUIRE_GPU").is_some_and(|v| v == "1");
+    assert!(!required, "NQUEENS_REQUIRE_GPU=1 and no GPU: {stderr}");
+    eprintln!("skipped {test}: no GPU adapter here");
+    false
+}
+
+/// The pairs the GPU compared, as the JSON report says.
+pub fn gpu_pairs(json: &Value) -> u64 {
+    json["gpu"]["pairs"]
+        .as_u64()
+        .unwrap_or_else(|| panic!("{json}"))
 }

@@ -12,12 +12,17 @@ mod common;
 
 use common::wait_for_a_record;
 
-fn mpirun(ranks: usize) -> Command {
+/// `mpirun -np RANKS nqueens`, handing every rank the variables `exported`
+/// names from this process's environment (`-x`).
+fn mpirun(ranks: usize, exported: &[&str]) -> Command {
     let mut command = Command::new("mpirun");
     command
         .args(["--allow-run-as-root", "--oversubscribe", "-np"])
-        .arg(ranks.to_string())
-        .arg(env!("CARGO_BIN_EXE_nqueens"));
+        .arg(ranks.to_string());
+    for var in exported {
+        command.args(["-x", var]);
+    }
+    command.arg(env!("CARGO_BIN_EXE_nqueens"));
     command
 }
 
@@ -34,7 +39,7 @@ fn json(output: &Output) -> Value {
 fn three_ranks_count_exactly() {
     for algo in ["parallel", "join"] {
         for n in 12..=14 {
-            let output = mpirun(3)
+            let output = mpirun(3, &[])
                 .args(["count", &n.to_string(), "--mpi", "--threads", "1", "--json"])
                 .args(["--algo", algo])
                 .output()
@@ -81,12 +86,9 @@ fn every_rank_counts_on_its_gpu_and_the_report_adds_them_up() {
     if !common::gpu_here("every_rank_counts_on_its_gpu_and_the_report_adds_them_up") {
         return;
     }
-    // mpirun hands the ranks what gpu_here set: every pair job to the
-    // GPU, and Mesa's runtime directory.
-    let output = Command::new("mpirun")
-        .args(["--allow-run-as-root", "--oversubscribe", "-np", "3"])
-        .args(["-x", "NQUEENS_GPU_ALL", "-x", "XDG_RUNTIME_DIR"])
-        .arg(env!("CARGO_BIN_EXE_nqueens"))
+    // The ranks get what gpu_here set: every pair job to the GPU, and
+    // Mesa's runtime directory.
+    let output = mpirun(3, &["NQUEENS_GPU_ALL", "XDG_RUNTIME_DIR"])
         .args([
             "count",
             "12",
@@ -126,7 +128,7 @@ fn every_rank_counts_on_its_gpu_and_the_report_adds_them_up() {
 #[test]
 fn every_rank_counts_the_layout_rank_0_chose() {
     for layout in ["table", "searched"] {
-        let output = mpirun(3)
+        let output = mpirun(3, &[])
             .args(["count", "13", "--mpi", "--threads", "1", "--json"])
             .args(["--layout", layout])
             .output()
@@ -141,7 +143,7 @@ fn every_rank_counts_the_layout_rank_0_chose() {
 fn a_killed_mpi_job_resumes_from_its_journal() {
     let dir = tempfile::tempdir().unwrap();
     let journal = dir.path().join("mpi.journal");
-    let mut job = mpirun(3)
+    let mut job = mpirun(3, &[])
         .args([
             "count",
             "17",
@@ -171,7 +173,7 @@ fn a_killed_mpi_job_resumes_from_its_journal() {
     assert!(status["done_items"].as_u64().unwrap() > 0, "{status}");
     assert_eq!(status["complete"], false, "{status}");
 
-    let resumed = mpirun(3)
+    let resumed = mpirun(3, &[])
         .args(["count", "17", "--mpi", "--json", "--checkpoint"])
         .arg(&journal)
         .output()

@@ -195,3 +195,36 @@ fn sketch_against_count() {
         .unwrap();
     });
 }
+
+/// Units counted whole, one after the other on one thread, each once
+/// (scripts/unit-times.py pairs two builds on them):
+/// `NQUEENS_FIT_N=26 NQUEENS_UNITS="928496 4425054" NQUEENS_FIT_OUT=FILE cargo test --release --lib -- --ignored unit_times`.
+#[test]
+#[ignore = "counts the units named whole for scripts/unit-times.py (minutes)"]
+fn unit_times() {
+    let n: usize = std::env::var("NQUEENS_FIT_N").map_or(20, |v| v.parse().unwrap());
+    let out = std::env::var("NQUEENS_FIT_OUT").unwrap_or_else(|_| format!("/tmp/units-{n}.csv"));
+    let units: Vec<u64> = std::env::var("NQUEENS_UNITS")
+        .unwrap_or_default()
+        .split_whitespace()
+        .map(|u| u.parse().unwrap())
+        .collect();
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build()
+        .unwrap();
+    let join = pool
+        .install(|| Join::new(n, Join::fastest(), u64::MAX))
+        .unwrap();
+    let mut file = std::io::BufWriter::new(std::fs::File::create(&out).unwrap());
+    writeln!(file, "unit,tally,count_s").unwrap();
+    pool.install(|| {
+        for unit in units {
+            let clock = Instant::now();
+            let item = join.order.unit(unit).filter(|i| i.fixed_index().is_none());
+            let tally = item.map_or(0, |item| join.count_item(&item));
+            writeln!(file, "{unit},{tally},{:.6}", clock.elapsed().as_secs_f64()).unwrap();
+            file.flush().unwrap();
+        }
+    });
+}

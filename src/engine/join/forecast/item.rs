@@ -34,7 +34,8 @@ use std::time::Instant;
 
 use super::board::Draws;
 use crate::engine::join::count::frames::{Fold, Shape, Side};
-use crate::engine::join::count::glue::{keyed, Half, Lower, SLACK};
+use crate::engine::join::count::glue::keyed::{self, SideSample};
+use crate::engine::join::count::glue::{Half, Lower, SLACK};
 use crate::engine::join::count::items::Item;
 use crate::engine::join::count::pairs;
 use crate::engine::join::count::quarter::RowSet;
@@ -56,42 +57,6 @@ const KEPT: usize = 1 << 15;
 
 /// Patterns kept per drawn split before they are weighed.
 const PER_SPLIT: usize = 1 << 12;
-
-/// [`KEPT`] patterns drawn from `glued` in proportion to the halves each
-/// stands for (systematic sampling): `stand_for` gives, split by split,
-/// where its patterns end and the halves each stands for. A split whose
-/// cells are large is as large a share of the sample as of the half (its
-/// bits are what the pair counter's sieve sorts on).
-fn weighed(glued: &[u64], stand_for: &[(usize, f64)]) -> Vec<u64> {
-    let total: f64 = stand_for
-        .iter()
-        .scan(0, |start, &(end, each)| {
-            let halves = (end - *start) as f64 * each;
-            *start = end;
-            Some(halves)
-        })
-        .sum();
-    if glued.is_empty() || total <= 0.0 {
-        return Vec::new();
-    }
-    if glued.len() <= KEPT && stand_for.windows(2).all(|w| w[0].1 == w[1].1) {
-        return glued.to_vec();
-    }
-    let step = total / KEPT as f64;
-    let (mut sample, mut at, mut next) = (Vec::with_capacity(KEPT), 0.0, step / 2.0);
-    let mut start = 0;
-    for &(end, each) in stand_for {
-        for &pattern in &glued[start..end] {
-            at += each;
-            while next < at && sample.len() < KEPT {
-                sample.push(pattern);
-                next += step;
-            }
-        }
-        start = end;
-    }
-    sample
-}
 
 /// The longest sides whose pairs are counted at their own lengths
 /// (milliseconds); longer ones are worked out ([`pairs::work`]).
@@ -130,6 +95,9 @@ struct HalfSketch {
     cells_s: f64,
     /// A sample of its patterns.
     patterns: Vec<u64>,
+    /// The count's own sample of it ([`Join::sample_side`]): what key
+    /// passes choose their key and their outer side on.
+    sampled: SideSample,
 }
 
 /// One pair item's estimated seconds on one thread: its glue and its
@@ -171,7 +139,7 @@ impl Join {
             let east = self.sketch_rows(rows, (first.east, both), draws, &mut row_sets);
             let mut west = self.sketch_rows(others, (first.east, both), draws, &mut row_sets);
             // The west halves mirrored, as the count does.
-            for p in &mut west.patterns {
+            for p in west.patterns.iter_mut().chain(&mut west.sampled.patterns) {
                 *p = shape.mirrored(*p);
             }
             let plain = first.forbidden != (0, 0) || !self.reflect;
@@ -243,6 +211,7 @@ impl Join {
         let mut sketch = self.sketch_half(&half, draws);
         sketch.glue_s += filled_s;
         sketch.filled_s = filled_s;
+        sketch.sampled = self.sample_side(&half, &mut keyed::Scratch::default());
         sketch
     }
 
@@ -353,7 +322,7 @@ impl Join {
         if tested > 0.0 {
             sketch.glue_s += tests_s / tested * tests;
         }
-        sketch.patterns = weighed(&glued, &stand_for);
+        sketch.patterns = keyed::weighed(&glued, &stand_for, KEPT);
         sketch
     }
 
@@ -430,7 +399,8 @@ impl Join {
     /// counted by key passes (`count/glue/keyed.rs`), from their sketches
     /// `east` and `west` (mirrored), into `sketch`: halves of `shape`,
     /// the long diagonals `long` folded in (none: plain pairs). The side
-    /// with fewer halves is the outer, as in the count.
+    /// its samples ([`HalfSketch::sampled`]) give fewer halves is the outer, as
+    /// in the count.
     fn sketch_keyed(
         &self,
         (east, west): (&HalfSketch, &HalfSketch),
@@ -441,7 +411,7 @@ impl Join {
             sketch.glue_s += east.glue_s + west.glue_s;
             return;
         }
-        let (outer, inner) = match east.halves <= west.halves {
+        let (outer, inner) = match east.sampled.halves <= west.sampled.halves {
             true => (east, west),
             false => (west, east),
         };
@@ -474,8 +444,14 @@ impl Join {
             sketch.glue_s += outer.glue_s;
             return;
         };
-        let bits = keyed::key_bits(outer.halves, self.run);
-        let key = keyed::choose_key(&outer.patterns, &first.patterns, shape.bits(), bits);
+        // The count's key, chosen on its own samples.
+        let bits = keyed::key_bits(outer.sampled.halves, self.run);
+        let key = keyed::choose_key(
+            &outer.sampled.patterns,
+            &first.sampled.patterns,
+            shape.bits(),
+            bits,
+        );
         let most = self.run as f64;
         let rate = self.pass_pace((outer, first), key, (shape, long));
         let share =
@@ -606,10 +582,8 @@ impl HalfSketch {
         HalfSketch {
             halves: self.halves * share,
             bound: self.bound,
-            glue_s: 0.0,
-            filled_s: 0.0,
-            cells_s: 0.0,
             patterns,
+            ..HalfSketch::default()
         }
     }
 }

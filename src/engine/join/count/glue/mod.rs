@@ -480,9 +480,8 @@ impl Join {
                             }
                             false => self.count_reflected((east, west), weight, spare, shape),
                         };
-                    let sides = ((&east_half, &east_runs[..]), (&west_half, &west_runs[..]));
                     let lists = (east, west, spare);
-                    return self.count_keyed(sides, shape, lists, glue, pairs);
+                    return self.count_keyed((&east_half, &west_half), shape, lists, glue, pairs);
                 }
                 let mut west_run = None;
                 for east_run in east_runs.iter() {
@@ -528,10 +527,9 @@ impl Join {
                     weight * pairs::count_on(self.counter(), east, west, shape.bits())
                 };
                 return self.count_keyed_frames(
-                    (&west_half, &west_runs[..]),
+                    &west_half,
                     (frames, others, shape),
                     (east_upper, east_lower),
-                    east_runs,
                     (east, west),
                     glue,
                     pairs,

@@ -9,9 +9,11 @@ does. Writes results/<date>-<host>-sketch/ (sketch-N.csv, board-N.csv,
 README.md): per board, the sketches' sum over the counts' sum, the median
 and range of the per-item ratios, and the share of glue.
 
-Usage: scripts/sketch-check.py [--summarize] [N=K ...]
-       (default 21=100 24=24 25=16 26=5 27=3; --summarize: only the
-       README, from the CSVs already in today's folder)
+Usage: scripts/sketch-check.py [--summarize] [--label L] [N=K | N:U,U,... ...]
+       (default 21=100 24=24 25=16 26=5 27=3; N:U,U names the units to
+       take, e.g. those an earlier check took; --label L writes
+       results/<date>-<host>-sketch-L/ instead; --summarize: only the
+       README, from the CSVs already in that folder)
        scripts/sketch-check.py --against-sample N [N ...]
        (boards to 25 only: the whole board's sketch beside the forecast
        `estimate` makes by timing whole items, in results/<date>-<host>-
@@ -31,10 +33,13 @@ import measure
 
 def run_check(n, units, out, folder):
     """The ignored test engine::join::order::fit::sketch_against_count on the n×n
-    board: `units` units into `out`, the whole board's sketch into
-    folder/board-N.csv."""
-    env = dict(os.environ, NQUEENS_FIT_N=str(n), NQUEENS_FIT_OUT=str(out),
-               NQUEENS_SKETCH_UNITS=str(units))
+    board: `units` units (a number of them, or a list of units) into `out`,
+    the whole board's sketch into folder/board-N.csv."""
+    env = dict(os.environ, NQUEENS_FIT_N=str(n), NQUEENS_FIT_OUT=str(out))
+    if isinstance(units, list):
+        env["NQUEENS_UNITS"] = " ".join(map(str, units))
+    else:
+        env["NQUEENS_SKETCH_UNITS"] = str(units)
     subprocess.run(["cargo", "test", "--release", "--quiet", "--lib", "--", "--ignored",
                     "--exact", "engine::join::order::fit::sketch_against_count"],
                    env=env, check=True, cwd=measure.ROOT, stdout=subprocess.DEVNULL)
@@ -86,11 +91,25 @@ def main():
     if args[:1] == ["--against-sample"]:
         return against_sample([int(a) for a in args[1:]])
     summarize = "--summarize" in args
-    boards = [tuple(int(x) for x in a.split("=")) for a in args if a != "--summarize"] or [
-        (21, 100), (24, 24), (25, 16), (26, 5), (27, 3)]
+    label = "sketch"
+    if "--label" in args:
+        at = args.index("--label")
+        label = f"sketch-{args[at + 1]}"
+        del args[at:at + 2]
+    boards = []
+    for a in args:
+        if a == "--summarize":
+            continue
+        if ":" in a:
+            n, units = a.split(":")
+            boards.append((int(n), [int(u) for u in units.split(",")]))
+        else:
+            n, k = a.split("=")
+            boards.append((int(n), int(k)))
+    boards = boards or [(21, 100), (24, 24), (25, 16), (26, 5), (27, 3)]
     # The binary whose revision the README names, built from this tree.
     measure.build_release()
-    folder = measure.results_dir("sketch")
+    folder = measure.results_dir(label)
     rows = []
     for n, k in boards:
         out = folder / f"sketch-{n}.csv"
@@ -115,8 +134,11 @@ def main():
     lines = [
         "# The join's sketch against whole counts",
         "",
-        "Command: `scripts/sketch-check.py " + " ".join(f"{n}={k}" for n, k in boards) + "`",
-        "(engine::join::order::fit::sketch_against_count: K units spread over the order, each",
+        "Command: `scripts/sketch-check.py "
+        + ("" if label == "sketch" else f"--label {label[len('sketch-'):]} ")
+        + " ".join(f"{n}:{','.join(map(str, k))}" if isinstance(k, list) else f"{n}={k}"
+                   for n, k in boards) + "`",
+        "(engine::join::order::fit::sketch_against_count: K units spread over the order, or those named, each",
         "sketched and then counted whole on one thread; and the whole board sketched as",
         "`estimate` does, 256 units or 20 s).",
         "",

@@ -111,8 +111,11 @@ fn shuffled(len: usize, pass: u64) -> Vec<usize> {
 /// The sketch against the count, unit by unit (scripts/sketch-check.py):
 /// `NQUEENS_FIT_N` units' sketches ([`Join::sketch_item`]) beside the
 /// seconds counting them takes, on one thread, for `NQUEENS_SKETCH_UNITS`
-/// units (default 64, drawn from stretches spread over the order); and
-/// the whole board's sketch.
+/// units (default 64, drawn from stretches spread over the order) or the
+/// units `NQUEENS_UNITS` names; and
+/// the whole board's sketch. `NQUEENS_SKETCH_ONLY=1` leaves the counts
+/// out (count_s empty): two builds' sketches of the same units, in
+/// seconds rather than hours.
 /// `NQUEENS_FIT_N=22 NQUEENS_FIT_OUT=FILE cargo test --release --lib -- --ignored sketch_against_count`.
 #[test]
 #[ignore = "counts units whole beside their sketches for scripts/sketch-check.py (minutes)"]
@@ -121,6 +124,7 @@ fn sketch_against_count() {
     let n: usize = std::env::var("NQUEENS_FIT_N").map_or(20, |v| v.parse().unwrap());
     let out = std::env::var("NQUEENS_FIT_OUT").unwrap_or_else(|_| format!("/tmp/sketch-{n}.csv"));
     let wanted: u64 = std::env::var("NQUEENS_SKETCH_UNITS").map_or(64, |v| v.parse().unwrap());
+    let sketch_only = std::env::var("NQUEENS_SKETCH_ONLY").is_ok_and(|v| v == "1");
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(1)
         .build()
@@ -135,35 +139,52 @@ fn sketch_against_count() {
     )
     .unwrap();
     let units = join.order.units();
+    // The units: those named in NQUEENS_UNITS, or a random unit of each of
+    // 16 times as many stretches of the order as units wanted (most drawn
+    // slots are empty: their orbit's smallest row set stands for them),
+    // never at a fixed stride (the listed order is interleaved by bit
+    // reversal), visited so that they are spread over the whole order.
+    // Drawn apart from the sketches' own draws, so that two builds whose
+    // sketches draw differently take the same units.
+    let named: Vec<u64> = std::env::var("NQUEENS_UNITS")
+        .unwrap_or_default()
+        .split_whitespace()
+        .map(|u| u.parse().unwrap())
+        .collect();
+    let taken: Vec<u64> = if named.is_empty() {
+        let mut picks = Draws::new(n as u64);
+        let grid = (16 * wanted).min(units);
+        super::cost::interleave(grid as usize)
+            .map(|place| picks.in_stretch(place as u64, grid, units).min(units - 1))
+            .filter(|&unit| {
+                join.order
+                    .unit(unit)
+                    .is_some_and(|item| item.fixed_index().is_none())
+            })
+            .take(wanted as usize)
+            .collect()
+    } else {
+        named
+    };
     let mut draws = Draws::new(n as u64);
     pool.install(|| {
-        let mut done = 0;
-        // A random unit of each of 16 times as many stretches of the order
-        // as units wanted (most drawn slots are empty: their orbit's
-        // smallest row set stands for them), never at a fixed stride (the
-        // listed order is interleaved by bit reversal).
-        let grid = (16 * wanted).min(units);
-        // Visited so that the units taken are spread over the whole order.
-        for place in super::cost::interleave(grid as usize) {
-            if done == wanted {
-                break;
-            }
-            let unit = draws.in_stretch(place as u64, grid, units);
-            let Some(item) = join.order.unit(unit.min(units - 1)) else {
+        for unit in taken {
+            let Some(item) = join.order.unit(unit) else {
                 continue;
             };
-            if item.fixed_index().is_some() {
-                continue;
-            }
             let clock = Instant::now();
             let sketch = join.sketch_item(&item, &mut draws);
             let sketched_in = clock.elapsed().as_secs_f64();
-            let clock = Instant::now();
-            std::hint::black_box(join.count_item(&item));
-            let counted = clock.elapsed().as_secs_f64();
+            let counted = if sketch_only {
+                String::new()
+            } else {
+                let clock = Instant::now();
+                std::hint::black_box(join.count_item(&item));
+                format!("{:.9}", clock.elapsed().as_secs_f64())
+            };
             writeln!(
                 file,
-                "{unit},{:.9},{:.9},{:.6e},{:.9},{sketched_in:.6},{counted:.9}",
+                "{unit},{:.9},{:.9},{:.6e},{:.9},{sketched_in:.6},{counted}",
                 sketch.glue_s,
                 sketch.pairs_s,
                 sketch.pairs,
@@ -171,7 +192,6 @@ fn sketch_against_count() {
             )
             .unwrap();
             file.flush().unwrap();
-            done += 1;
         }
         // The whole board's sketch, as `estimate` makes it (256 units, 20 s).
         let board = join.sketch(256, 20.0, n as u64);

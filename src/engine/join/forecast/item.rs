@@ -24,7 +24,8 @@
 //! results/2026-12-02-vm-sketch): the sketches add up to 0.94, 0.985, 1.21
 //! and 0.77 of the count's time at n = 24, 25, 26 and 27 (24, 16, 5 and 3
 //! items); one item's sketch strays 0.25x to 1.7x. Items counted by key
-//! passes are sketched pass by pass (`sketch_passes`): 1.064 at n = 26 and
+//! passes are sketched pass by pass (`sketch_passes`), on the count's own
+//! key ([`Join::sample_side`]): 1.064 at n = 26 and
 //! 1.053 at 27 (8 and 3 units, results/2026-12-03-vm-sketch; with the
 //! glue bounded from above instead, 1.49 and 1.54, -sketch-456dc57). Whole boards' sketches
 //! come to 1.04-1.09 times the forecast from timing whole items at n = 22,
@@ -42,21 +43,30 @@ use crate::engine::join::count::quarter::RowSet;
 use crate::engine::join::Join;
 
 /// Column splits drawn per half.
-const SPLITS: usize = 32;
+const SPLITS: usize = 64;
 
 /// Upper quarters glued per drawn split, each to as many lower ones.
-const UPPERS: usize = 48;
-const LOWERS: usize = 48;
+const UPPERS: usize = 128;
+const LOWERS: usize = 128;
 
 /// Frames of an odd board's group drawn per item (each glues an east half
 /// of its own against the group's west half).
 const FRAMES: usize = 2;
 
-/// Patterns kept per half: enough to fill the pair counter's lists.
-const KEPT: usize = 1 << 15;
+/// Patterns kept per half: enough to fill the pair counter's lists, and
+/// a key pass's outer list with hundreds of its own (2^9 passes at
+/// n = 28). With 2^15 (and 32 splits of 48 × 48 quarters) a pass's list
+/// held dozens, and its pair count's work came out at 0.5-0.85x what
+/// counting the item whole did (n = 28, two units,
+/// results/2026-12-05-vm-sketch-work).
+const KEPT: usize = 1 << 18;
 
 /// Patterns kept per drawn split before they are weighed.
-const PER_SPLIT: usize = 1 << 12;
+const PER_SPLIT: usize = 1 << 14;
+
+/// Patterns of an inner side a key pass's sketch filters (a pass keeps
+/// a large share of them).
+const INNER_KEPT: usize = 1 << 15;
 
 /// The longest sides whose pairs are counted at their own lengths
 /// (milliseconds); longer ones are worked out ([`pairs::work`]).
@@ -93,6 +103,9 @@ struct HalfSketch {
     /// half is glued whole).
     filled_s: f64,
     cells_s: f64,
+    /// Seconds one key pass takes to walk it, gluing nothing: its cells
+    /// (as `cells_s`), its lower quarters sorted and its upper ones placed.
+    walk_s: f64,
     /// A sample of its patterns.
     patterns: Vec<u64>,
     /// The count's own sample of it ([`Join::sample_side`]): what key
@@ -273,6 +286,15 @@ impl Join {
             let cells_s = clock.elapsed().as_secs_f64() * per_split;
             sketch.glue_s += cells_s;
             sketch.cells_s += cells_s;
+            // A key pass walks the split again each time: its lower
+            // quarters sorted by bucket (placed twice), every upper
+            // quarter placed and held against the pass's value.
+            let clock = Instant::now();
+            self.place_lowers(half, cell, &mut lower);
+            for &a in upper {
+                std::hint::black_box(self.place_upper(half, a));
+            }
+            sketch.walk_s += cells_s + clock.elapsed().as_secs_f64() * per_split;
             sketch.bound += (upper.len() * cell.len()) as f64 * per_split;
             if upper.is_empty() || lower.sums.is_empty() {
                 continue;
@@ -454,40 +476,48 @@ impl Join {
         );
         let most = self.run as f64;
         let rate = self.pass_pace((outer, first), key, (shape, long));
-        let share =
-            |half: &HalfSketch, kept: usize| half.halves / half.patterns.len() as f64 * kept as f64;
+        // A pass keeps a 2^-bits share of the outer side's sample (hence
+        // its width: a pass's pair count chooses its sieve's key on its
+        // own lists, and on a few dozen sampled patterns that choice
+        // looks better than it is) and a large share of each inner side's,
+        // thinned to INNER_KEPT. The outer sample sorted by key value.
+        let mut by_value: Vec<(u64, u64)> = outer.patterns.iter().map(|&x| (x & key, x)).collect();
+        by_value.sort_unstable();
+        let thinned: Vec<(&HalfSketch, Vec<u64>)> = inners
+            .iter()
+            .filter(|inner| !inner.patterns.is_empty())
+            .map(|inner| {
+                let step = inner.patterns.len().div_ceil(INNER_KEPT);
+                (
+                    inner,
+                    inner.patterns.iter().copied().step_by(step).collect(),
+                )
+            })
+            .collect();
         let (mut glue_s, mut work) = (0.0, 0.0);
         for v in 0..1u64 << key.count_ones() {
             let value = keyed::deposit(v, key);
-            let outer_v: Vec<u64> = outer
-                .patterns
-                .iter()
-                .copied()
-                .filter(|&x| x & key == value)
-                .collect();
+            let from = by_value.partition_point(|&(held, _)| held < value);
+            let to = by_value.partition_point(|&(held, _)| held <= value);
+            let outer_v: Vec<u64> = by_value[from..to].iter().map(|&(_, x)| x).collect();
             // Each pass walks the outer side's cells; its tests add up to
             // one glue's over the passes (a pair has one value).
-            glue_s += outer.cells_s;
+            glue_s += outer.walk_s;
             if outer_v.is_empty() {
                 continue;
             }
-            let outer_len = share(outer, outer_v.len());
+            let outer_len = outer.halves / outer.patterns.len() as f64 * outer_v.len() as f64;
             let outer_lists = (outer_len / most).ceil();
-            for inner in inners.iter().filter(|inner| !inner.patterns.is_empty()) {
-                let inner_v: Vec<u64> = inner
-                    .patterns
-                    .iter()
-                    .copied()
-                    .filter(|&x| x & value == 0)
-                    .collect();
+            for (inner, thin) in &thinned {
+                let inner_v: Vec<u64> = thin.iter().copied().filter(|&x| x & value == 0).collect();
                 // Each outer list walks an inner side's cells, and tests
                 // the pairs it keeps (about its share of the halves).
-                let kept = inner_v.len() as f64 / inner.patterns.len() as f64;
-                glue_s += (inner.cells_s + kept * inner.tests_s()) * outer_lists * scale;
+                let kept = inner_v.len() as f64 / thin.len() as f64;
+                glue_s += (inner.walk_s + kept * inner.tests_s()) * outer_lists * scale;
                 if inner_v.is_empty() {
                     continue;
                 }
-                let inner_len = share(inner, inner_v.len());
+                let inner_len = inner.halves * kept;
                 let inner_lists = (inner_len / most).ceil();
                 let each = (outer_len / outer_lists, inner_len / inner_lists);
                 let calls = outer_lists * inner_lists * scale;

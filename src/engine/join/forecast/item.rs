@@ -453,9 +453,10 @@ impl Join {
     /// value, an inner side's share without any of its bits, each pass's
     /// lists cut into runs; the pairs of each are [`pairs::work`] on
     /// those samples, at this item's seconds per unit of work. The glue:
-    /// each pass walks the outer side's cells, and its tests add up to
-    /// one whole glue's; each outer list walks an inner side's cells and
-    /// tests its share of the pairs; row sets are filled once.
+    /// each pass walks the outer side (`walk_s`: cells, lower quarters
+    /// sorted, upper ones placed), and its tests add up to one whole
+    /// glue's; each outer list walks an inner side and tests its share of
+    /// the pairs; row sets are filled once.
     fn sketch_passes(
         &self,
         (outer, inners, scale): (&HalfSketch, &[HalfSketch], f64),
@@ -500,8 +501,8 @@ impl Join {
             let from = by_value.partition_point(|&(held, _)| held < value);
             let to = by_value.partition_point(|&(held, _)| held <= value);
             let outer_v: Vec<u64> = by_value[from..to].iter().map(|&(_, x)| x).collect();
-            // Each pass walks the outer side's cells; its tests add up to
-            // one glue's over the passes (a pair has one value).
+            // Each pass walks the outer side; its tests add up to one
+            // glue's over the passes (a pair has one value).
             glue_s += outer.walk_s;
             if outer_v.is_empty() {
                 continue;
@@ -510,8 +511,8 @@ impl Join {
             let outer_lists = (outer_len / most).ceil();
             for (inner, thin) in &thinned {
                 let inner_v: Vec<u64> = thin.iter().copied().filter(|&x| x & value == 0).collect();
-                // Each outer list walks an inner side's cells, and tests
-                // the pairs it keeps (about its share of the halves).
+                // Each outer list walks an inner side, and tests the
+                // pairs it keeps (about its share of the halves).
                 let kept = inner_v.len() as f64 / thin.len() as f64;
                 glue_s += (inner.walk_s + kept * inner.tests_s()) * outer_lists * scale;
                 if inner_v.is_empty() {

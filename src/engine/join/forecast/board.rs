@@ -6,6 +6,8 @@
 
 use std::time::Instant;
 
+use rayon::prelude::*;
+
 use crate::engine::join::count::burnside;
 
 use crate::engine::join::order::cost;
@@ -87,33 +89,59 @@ impl Join {
     /// from each of as many equal stretches of the order, as many as about
     /// `budget_s` seconds allow (at least `FIRST_UNITS`), and forecasts the seconds all of
     /// them take on one thread of this machine: each unit stands for
-    /// `units / sampled` of them.
+    /// `units / sampled` of them. The units are sketched on the current
+    /// rayon pool, a round of one a thread at a time (the first
+    /// `FIRST_UNITS` in one round), each with draws of its own (from
+    /// `seed` and its stretch): which units a sketch takes and how it
+    /// samples each does not depend on the threads, only how many rounds
+    /// fit in the budget. A 64-core node sketches 64 times as many units
+    /// as one thread in the same seconds, each timed while the others
+    /// run, as a count's items are.
     pub fn sketch(&self, samples: usize, budget_s: f64, seed: u64) -> Sketch {
         let clock = Instant::now();
         let order = &self.order;
         let units = order.units();
-        let mut draws = Draws::new(seed);
         let grid = (samples.max(1) as u64).min(units.max(1));
         let fixed_s = |index: usize| cost::fixed(self.n, index) * 1e-9;
-        let (mut seconds, mut glue) = (Vec::new(), 0.0);
+        // One unit's (seconds, glue seconds), drawn from stretch `place`.
+        let sketch_unit = |place: usize| {
+            let mut draws =
+                Draws::new(seed ^ (place as u64 + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15));
+            let unit = draws.in_stretch(place as u64, grid, units);
+            match order.unit(unit) {
+                None => (0.0, 0.0),
+                Some(item) => match item.fixed_index() {
+                    Some(index) => (fixed_s(index), 0.0),
+                    None => {
+                        let sketch = self.sketch_item(&item, &mut draws);
+                        (sketch.seconds(), sketch.glue_s)
+                    }
+                },
+            }
+        };
         // Visited so that every prefix is spread over the whole order.
-        for place in cost::interleave(grid as usize) {
+        let places: Vec<usize> = cost::interleave(grid as usize).collect();
+        let round = rayon::current_num_threads().max(1);
+        let (mut seconds, mut glue) = (Vec::new(), 0.0);
+        let mut next = 0;
+        while next < places.len() {
             if seconds.len() >= FIRST_UNITS && clock.elapsed().as_secs_f64() > budget_s {
                 break;
             }
-            let unit = draws.in_stretch(place as u64, grid, units);
-            let took = match order.unit(unit) {
-                None => 0.0,
-                Some(item) => match item.fixed_index() {
-                    Some(index) => fixed_s(index),
-                    None => {
-                        let sketch = self.sketch_item(&item, &mut draws);
-                        glue += sketch.glue_s;
-                        sketch.seconds()
-                    }
-                },
+            let width = match next {
+                0 => FIRST_UNITS.max(round),
+                _ => round,
             };
-            seconds.push(took);
+            let end = (next + width).min(places.len());
+            let done: Vec<(f64, f64)> = places[next..end]
+                .par_iter()
+                .map(|&place| sketch_unit(place))
+                .collect();
+            for (took, glued) in done {
+                seconds.push(took);
+                glue += glued;
+            }
+            next = end;
         }
         let moments = Moments::of(seconds.iter().copied());
         let (sampled, mean) = (seconds.len().max(1) as f64, moments.mean());
@@ -147,8 +175,9 @@ mod tests {
         let join = Join::new(26, Join::fastest(), u64::MAX).unwrap();
         let sketch = join.sketch(64, 0.0, 1);
         assert_eq!(
-            sketch.sampled, FIRST_UNITS,
-            "a spent budget stops at the first units"
+            sketch.sampled,
+            FIRST_UNITS.max(rayon::current_num_threads()),
+            "a spent budget stops at the first round of units"
         );
         assert!(
             sketch.seconds > 0.0 && sketch.seconds.is_finite(),

@@ -108,6 +108,30 @@ fn shuffled(len: usize, pass: u64) -> Vec<usize> {
     (0..len).map(|k| k * step % len).collect()
 }
 
+/// A pool of one thread, and board `n`'s join planned on it with no
+/// memory bound (the ignored measurements below time units on it).
+#[cfg(test)]
+fn one_thread_join(n: usize) -> (rayon::ThreadPool, Join) {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build()
+        .unwrap();
+    let join = pool
+        .install(|| Join::new(n, Join::fastest(), u64::MAX))
+        .unwrap();
+    (pool, join)
+}
+
+/// The units `NQUEENS_UNITS` names (none if unset).
+#[cfg(test)]
+fn named_units() -> Vec<u64> {
+    std::env::var("NQUEENS_UNITS")
+        .unwrap_or_default()
+        .split_whitespace()
+        .map(|u| u.parse().unwrap())
+        .collect()
+}
+
 /// The sketch against the count, unit by unit (scripts/sketch-check.py):
 /// `NQUEENS_FIT_N` units' sketches ([`Join::sketch_item`]) beside the
 /// seconds counting them takes, on one thread, for `NQUEENS_SKETCH_UNITS`
@@ -125,13 +149,7 @@ fn sketch_against_count() {
     let out = std::env::var("NQUEENS_FIT_OUT").unwrap_or_else(|_| format!("/tmp/sketch-{n}.csv"));
     let wanted: u64 = std::env::var("NQUEENS_SKETCH_UNITS").map_or(64, |v| v.parse().unwrap());
     let sketch_only = std::env::var("NQUEENS_SKETCH_ONLY").is_ok_and(|v| v == "1");
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(1)
-        .build()
-        .unwrap();
-    let join = pool
-        .install(|| Join::new(n, Join::fastest(), u64::MAX))
-        .unwrap();
+    let (pool, join) = one_thread_join(n);
     let mut file = std::io::BufWriter::new(std::fs::File::create(&out).unwrap());
     writeln!(
         file,
@@ -146,11 +164,7 @@ fn sketch_against_count() {
     // reversal), visited so that they are spread over the whole order.
     // Drawn apart from the sketches' own draws, so that two builds whose
     // sketches draw differently take the same units.
-    let named: Vec<u64> = std::env::var("NQUEENS_UNITS")
-        .unwrap_or_default()
-        .split_whitespace()
-        .map(|u| u.parse().unwrap())
-        .collect();
+    let named: Vec<u64> = named_units();
     let taken: Vec<u64> = if named.is_empty() {
         let mut picks = Draws::new(n as u64);
         let grid = (16 * wanted).min(units);
@@ -224,18 +238,8 @@ fn sketch_against_count() {
 fn unit_times() {
     let n: usize = std::env::var("NQUEENS_FIT_N").map_or(20, |v| v.parse().unwrap());
     let out = std::env::var("NQUEENS_FIT_OUT").unwrap_or_else(|_| format!("/tmp/units-{n}.csv"));
-    let units: Vec<u64> = std::env::var("NQUEENS_UNITS")
-        .unwrap_or_default()
-        .split_whitespace()
-        .map(|u| u.parse().unwrap())
-        .collect();
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(1)
-        .build()
-        .unwrap();
-    let join = pool
-        .install(|| Join::new(n, Join::fastest(), u64::MAX))
-        .unwrap();
+    let units: Vec<u64> = named_units();
+    let (pool, join) = one_thread_join(n);
     let mut file = std::io::BufWriter::new(std::fs::File::create(&out).unwrap());
     writeln!(file, "unit,tally,count_s").unwrap();
     pool.install(|| {

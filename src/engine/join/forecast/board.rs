@@ -13,7 +13,7 @@ use crate::engine::join::count::burnside;
 use crate::engine::join::order::cost;
 
 use crate::engine::join::Join;
-use crate::stats::{Moments, SplitMix64};
+use crate::stats::{mix, Moments, SplitMix64};
 
 /// The random draws of a sketch: the crate's stream, drawn the ways a
 /// sketch needs.
@@ -22,6 +22,14 @@ pub(in crate::engine::join) struct Draws(SplitMix64);
 impl Draws {
     pub(in crate::engine::join) fn new(seed: u64) -> Draws {
         Draws(SplitMix64::new(seed))
+    }
+
+    /// The draws of stream `index` of `seed`: its start mixed, so that no
+    /// two indices' streams overlap (SplitMix64 steps its state by a
+    /// constant; starts a multiple of it apart would give one stream
+    /// shifted).
+    pub(in crate::engine::join) fn stream(seed: u64, index: u64) -> Draws {
+        Draws::new(mix(seed ^ mix(index)))
     }
 
     /// A number in `0..below` (`below` > 0).
@@ -105,8 +113,7 @@ impl Join {
         let fixed_s = |index: usize| cost::fixed(self.n, index) * 1e-9;
         // One unit's (seconds, glue seconds), drawn from stretch `place`.
         let sketch_unit = |place: usize| {
-            let mut draws =
-                Draws::new(seed ^ (place as u64 + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15));
+            let mut draws = Draws::stream(seed, place as u64);
             let unit = draws.in_stretch(place as u64, grid, units);
             match order.unit(unit) {
                 None => (0.0, 0.0),

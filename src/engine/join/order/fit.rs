@@ -110,7 +110,6 @@ fn shuffled(len: usize, pass: u64) -> Vec<usize> {
 
 /// A pool of one thread, and board `n`'s join planned on it with no
 /// memory bound (the ignored measurements below time units on it).
-#[cfg(test)]
 fn one_thread_join(n: usize) -> (rayon::ThreadPool, Join) {
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(1)
@@ -123,7 +122,6 @@ fn one_thread_join(n: usize) -> (rayon::ThreadPool, Join) {
 }
 
 /// The units `NQUEENS_UNITS` names (none if unset).
-#[cfg(test)]
 fn named_units() -> Vec<u64> {
     std::env::var("NQUEENS_UNITS")
         .unwrap_or_default()
@@ -164,9 +162,9 @@ fn sketch_against_count() {
     // reversal), visited so that they are spread over the whole order.
     // Drawn apart from the sketches' own draws, so that two builds whose
     // sketches draw differently take the same units.
-    let named: Vec<u64> = named_units();
+    let named = named_units();
     let taken: Vec<u64> = if named.is_empty() {
-        let mut picks = Draws::new(n as u64);
+        let mut picks = Draws::stream(n as u64, 0);
         let grid = (16 * wanted).min(units);
         super::cost::interleave(grid as usize)
             .map(|place| picks.in_stretch(place as u64, grid, units).min(units - 1))
@@ -180,7 +178,7 @@ fn sketch_against_count() {
     } else {
         named
     };
-    let mut draws = Draws::new(n as u64);
+    let mut draws = Draws::stream(n as u64, 1);
     pool.install(|| {
         for unit in taken {
             let Some(item) = join.order.unit(unit) else {
@@ -238,7 +236,7 @@ fn sketch_against_count() {
 fn unit_times() {
     let n: usize = std::env::var("NQUEENS_FIT_N").map_or(20, |v| v.parse().unwrap());
     let out = std::env::var("NQUEENS_FIT_OUT").unwrap_or_else(|_| format!("/tmp/units-{n}.csv"));
-    let units: Vec<u64> = named_units();
+    let units = named_units();
     let (pool, join) = one_thread_join(n);
     let mut file = std::io::BufWriter::new(std::fs::File::create(&out).unwrap());
     writeln!(file, "unit,tally,count_s").unwrap();

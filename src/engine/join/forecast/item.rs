@@ -49,8 +49,9 @@ const SPLITS: usize = 64;
 const UPPERS: usize = 128;
 const LOWERS: usize = 128;
 
-/// Frames of an odd board's group drawn per item (each glues an east half
-/// of its own against the group's west half).
+/// Frames of an odd board's group sketched per item (each glues an east
+/// half of its own against the group's west half): the first, on which
+/// the count chooses a key pass's key, and others drawn.
 const FRAMES: usize = 2;
 
 /// Patterns kept per half: enough to fill the pair counter's lists, and
@@ -162,7 +163,7 @@ impl Join {
             };
             if self.runs_of(east.bound) > 1.0 || self.runs_of(west.bound) > 1.0 {
                 // Sides over a run: counted by key passes.
-                self.sketch_keyed((&east, &west), (shape, long), &mut sketch);
+                self.sketch_keyed((east, west), (shape, long), &mut sketch);
                 return sketch;
             }
             sketch.glue_s = east.glue_s + west.glue_s;
@@ -180,31 +181,38 @@ impl Join {
         let west = self.sketch_rows(rows, (first.west, keep_off), draws, &mut row_sets);
         let west_runs = self.runs_of(west.bound);
         sketch.glue_s = west.glue_s;
-        let drawn = FRAMES.min(frames.len());
-        let easts: Vec<HalfSketch> = (0..drawn)
-            .map(|_| {
-                let frame = &frames[draws.below(frames.len())];
+        // The group's first frame, on whose east side the count chooses
+        // its key, and FRAMES - 1 of the others (all, where there are no
+        // more), each standing for its share of them.
+        let rest = frames.len() - 1;
+        let drawn = (FRAMES - 1).min(rest);
+        let easts: Vec<(HalfSketch, f64)> = (0..=drawn)
+            .map(|k| {
+                let (frame, stands_for) = match k {
+                    0 => (first, 1.0),
+                    _ if drawn == rest => (&frames[k], 1.0),
+                    _ => (&frames[1 + draws.below(rest)], rest as f64 / drawn as f64),
+                };
                 let keep_off = (frame.forbidden, shape, frame.middle_row);
-                self.sketch_rows(others, (frame.east, keep_off), draws, &mut row_sets)
+                let east = self.sketch_rows(others, (frame.east, keep_off), draws, &mut row_sets);
+                (east, stands_for)
             })
             .collect();
-        let scale = frames.len() as f64 / drawn as f64;
         if west_runs > 1.0 {
             // A west side over a run: counted by key passes, the west side
             // the outer.
             if !west.patterns.is_empty() {
-                self.sketch_passes((&west, &easts, scale), (shape, 0), &mut sketch);
+                self.sketch_passes((&west, &easts), (shape, 0), &mut sketch);
             }
             return sketch;
         }
-        let mut per_frame = ItemSketch::default();
-        for east in &easts {
-            per_frame.glue_s += east.glue_s;
-            self.time_pairs(east, &west, (shape, 0), &mut per_frame);
+        for (east, stands_for) in &easts {
+            let mut frame = ItemSketch::default();
+            self.time_pairs(east, &west, (shape, 0), &mut frame);
+            sketch.glue_s += east.glue_s * stands_for;
+            sketch.pairs_s += frame.pairs_s * stands_for;
+            sketch.pairs += frame.pairs * stands_for;
         }
-        sketch.glue_s += per_frame.glue_s * scale;
-        sketch.pairs_s = per_frame.pairs_s * scale;
-        sketch.pairs = per_frame.pairs * scale;
         sketch
     }
 
@@ -425,7 +433,7 @@ impl Join {
     /// in the count.
     fn sketch_keyed(
         &self,
-        (east, west): (&HalfSketch, &HalfSketch),
+        (east, west): (HalfSketch, HalfSketch),
         (shape, long): (Shape, u64),
         sketch: &mut ItemSketch,
     ) {
@@ -437,15 +445,11 @@ impl Join {
             true => (east, west),
             false => (west, east),
         };
-        self.sketch_passes(
-            (outer, std::slice::from_ref(inner), 1.0),
-            (shape, long),
-            sketch,
-        );
+        self.sketch_passes((&outer, &[(inner, 1.0)]), (shape, long), sketch);
     }
 
     /// Key passes of the `outer` side against each of the `inners` (each
-    /// standing for `scale` of the item's), from their sketches, into
+    /// standing for as many of the item's as it says), from their sketches, into
     /// `sketch` (as [`Join::sketch_keyed`]).
     ///
     /// The key, its passes and each pass's lists are the count's, worked
@@ -459,24 +463,26 @@ impl Join {
     /// the pairs; row sets are filled once.
     fn sketch_passes(
         &self,
-        (outer, inners, scale): (&HalfSketch, &[HalfSketch], f64),
+        (outer, inners): (&HalfSketch, &[(HalfSketch, f64)]),
         (shape, long): (Shape, u64),
         sketch: &mut ItemSketch,
     ) {
-        let Some(first) = inners.iter().find(|inner| !inner.patterns.is_empty()) else {
+        // The pace is timed against the first inner side with halves.
+        let Some((timed, _)) = inners.iter().find(|(inner, _)| !inner.patterns.is_empty()) else {
             sketch.glue_s += outer.glue_s;
             return;
         };
-        // The count's key, chosen on its own samples.
+        // The count's key, chosen on its own samples: the outer side's and
+        // the first inner side's (an odd board's: its group's first frame).
         let bits = keyed::key_bits(outer.sampled.halves, self.run);
         let key = keyed::choose_key(
             &outer.sampled.patterns,
-            &first.sampled.patterns,
+            &inners[0].0.sampled.patterns,
             shape.bits(),
             bits,
         );
         let most = self.run as f64;
-        let rate = self.pass_pace((outer, first), key, (shape, long));
+        let rate = self.pass_pace((outer, timed), key, (shape, long));
         // A pass keeps a 2^-bits share of the outer side's sample (hence
         // its width: a pass's pair count chooses its sieve's key on its
         // own lists, and on a few dozen sampled patterns that choice
@@ -484,15 +490,13 @@ impl Join {
         // thinned to INNER_KEPT. The outer sample sorted by key value.
         let mut by_value: Vec<(u64, u64)> = outer.patterns.iter().map(|&x| (x & key, x)).collect();
         by_value.sort_unstable();
-        let thinned: Vec<(&HalfSketch, Vec<u64>)> = inners
+        let thinned: Vec<(&HalfSketch, f64, Vec<u64>)> = inners
             .iter()
-            .filter(|inner| !inner.patterns.is_empty())
-            .map(|inner| {
+            .filter(|(inner, _)| !inner.patterns.is_empty())
+            .map(|(inner, scale)| {
                 let step = inner.patterns.len().div_ceil(INNER_KEPT);
-                (
-                    inner,
-                    inner.patterns.iter().copied().step_by(step).collect(),
-                )
+                let thin = inner.patterns.iter().copied().step_by(step).collect();
+                (inner, *scale, thin)
             })
             .collect();
         let (mut glue_s, mut work) = (0.0, 0.0);
@@ -509,7 +513,7 @@ impl Join {
             }
             let outer_len = outer.halves / outer.patterns.len() as f64 * outer_v.len() as f64;
             let outer_lists = (outer_len / most).ceil();
-            for (inner, thin) in &thinned {
+            for (inner, scale, thin) in &thinned {
                 let inner_v: Vec<u64> = thin.iter().copied().filter(|&x| x & value == 0).collect();
                 // Each outer list walks an inner side, and tests the
                 // pairs it keeps (about its share of the halves).
@@ -545,7 +549,10 @@ impl Join {
                 }
             }
         }
-        let filled: f64 = inners.iter().map(|inner| inner.filled_s).sum::<f64>() * scale;
+        let filled: f64 = inners
+            .iter()
+            .map(|(inner, scale)| inner.filled_s * scale)
+            .sum();
         sketch.glue_s += glue_s + outer.filled_s + outer.tests_s() + filled;
         sketch.pairs_s += rate * work;
     }

@@ -4,9 +4,9 @@
 //! (glue/sketch.rs: each item's glue and pair count done in part and
 //! timed), the fixed-point searches costed by their model.
 
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
 use std::time::Instant;
-
-use rayon::prelude::*;
 
 use crate::engine::join::count::burnside;
 
@@ -98,13 +98,17 @@ impl Join {
     /// `budget_s` seconds allow (at least `FIRST_UNITS`), and forecasts the seconds all of
     /// them take on one thread of this machine: each unit stands for
     /// `units / sampled` of them. The units are sketched on the current
-    /// rayon pool, a round of one a thread at a time (the first
-    /// `FIRST_UNITS` in one round), each with draws of its own (from
+    /// rayon pool, each thread taking the next unit of the order's spread
+    /// as it finishes one, until the budget is spent (but at least
+    /// `FIRST_UNITS`, and one a thread); a unit taken is sketched to its
+    /// end, so the units sketched are always the first so many of the
+    /// spread, whichever thread took them. Each has draws of its own (from
     /// `seed` and its stretch): which units a sketch takes and how it
-    /// samples each does not depend on the threads, only how many rounds
-    /// fit in the budget. A 64-core node sketches 64 times as many units
-    /// as one thread in the same seconds, each timed while the others
-    /// run, as a count's items are.
+    /// samples each does not depend on the threads, only how many fit in
+    /// the budget. A 64-core node sketches 64 times as many units as one
+    /// thread in the same seconds, each timed while the others run, as a
+    /// count's items are; no thread waits for another's slowest unit (in
+    /// rounds of one unit a thread, each round waited for its slowest).
     pub fn sketch(&self, samples: usize, budget_s: f64, seed: u64) -> Sketch {
         let clock = Instant::now();
         let order = &self.order;
@@ -128,28 +132,28 @@ impl Join {
         };
         // Visited so that every prefix is spread over the whole order.
         let places: Vec<usize> = cost::interleave(grid as usize).collect();
-        let round = rayon::current_num_threads().max(1);
-        let (mut seconds, mut glue) = (Vec::new(), 0.0);
-        let mut next = 0;
-        while next < places.len() {
-            if seconds.len() >= FIRST_UNITS && clock.elapsed().as_secs_f64() > budget_s {
+        let least = FIRST_UNITS
+            .max(rayon::current_num_threads())
+            .min(places.len());
+        let taken = AtomicUsize::new(0);
+        let done = Mutex::new(Vec::with_capacity(places.len()));
+        rayon::broadcast(|_| loop {
+            // A unit is taken only while the budget lasts (or too few
+            // are), and sketched to its end once taken.
+            let next = taken.fetch_add(1, Ordering::Relaxed);
+            if next >= places.len() || next >= least && clock.elapsed().as_secs_f64() > budget_s {
                 break;
             }
-            let width = match next {
-                0 => FIRST_UNITS.max(round),
-                _ => round,
-            };
-            let end = (next + width).min(places.len());
-            let done: Vec<(f64, f64)> = places[next..end]
-                .par_iter()
-                .map(|&place| sketch_unit(place))
-                .collect();
-            for (took, glued) in done {
-                seconds.push(took);
-                glue += glued;
-            }
-            next = end;
-        }
+            let (took, glued) = sketch_unit(places[next]);
+            done.lock()
+                .expect("a sketch's units")
+                .push((next, took, glued));
+        });
+        let mut done = done.into_inner().expect("a sketch's units");
+        // In the spread's order, whichever thread took each.
+        done.sort_unstable_by_key(|&(next, _, _)| next);
+        let seconds: Vec<f64> = done.iter().map(|&(_, took, _)| took).collect();
+        let glue: f64 = done.iter().map(|&(_, _, glued)| glued).sum();
         let moments = Moments::of(seconds.iter().copied());
         let (sampled, mean) = (seconds.len().max(1) as f64, moments.mean());
         let largest_fixed = (0..burnside::items(self.n))

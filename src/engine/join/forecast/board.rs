@@ -37,6 +37,11 @@ impl Draws {
         self.0.below_by_remainder(below as u64) as usize
     }
 
+    /// A number in [0, 1].
+    pub(in crate::engine::join) fn fraction(&mut self) -> f64 {
+        self.0.unit()
+    }
+
     /// `taken` (at most `len`, `len` > 0) places of `0..len` spread evenly
     /// from a random start.
     pub(in crate::engine::join) fn spread(

@@ -20,6 +20,16 @@
 //! the item's own patterns ([`CALIBRATION`]). Nothing is fitted on another
 //! board or carried over from one.
 //!
+//! An item counted by key passes (`count/glue/keyed.rs`) has hundreds
+//! of passes, and the pace above priced n = 27's at 1.6-3.5 times what
+//! the count takes (results/2026-12-06-vm-sketch-pace): its pairs'
+//! seconds come from one of its passes, drawn in proportion to the work
+//! the samples give it and counted as the count counts it, lists glued
+//! and all ([`Join::real_pass`]); its seconds over the chance of drawing
+//! it are the item's in expectation, whatever the work's errors. Where a
+//! pass takes longer than [`REAL_PASS_MOST`] (n = 28's largest items, and
+//! beyond) the work is priced at the pace, as before.
+//!
 //! Checked against counting the same items whole (`fit::sketch_against_count`,
 //! results/2026-12-02-vm-sketch): the sketches add up to 0.94, 0.985, 1.21
 //! and 0.77 of the count's time at n = 24, 25, 26 and 27 (24, 16, 5 and 3
@@ -31,6 +41,7 @@
 //! come to 1.04-1.09 times the forecast from timing whole items at n = 22,
 //! 24, 25 (results/2026-12-02-vm-sketch-boards).
 
+use std::cell::Cell;
 use std::time::Instant;
 
 use super::board::Draws;
@@ -79,6 +90,14 @@ pub(in crate::engine::join) const STREAM_CAP: usize = 1 << 16;
 /// against a shorter one.
 const CALIBRATION: [(usize, usize); 2] = [(1 << 13, 1 << 20), (1 << 17, 1 << 16)];
 
+/// What `count` returns, its seconds added to `took`.
+fn clocked(took: &Cell<f64>, count: impl FnOnce() -> u64) -> u64 {
+    let clock = Instant::now();
+    let counted = count();
+    took.set(took.get() + clock.elapsed().as_secs_f64());
+    counted
+}
+
 /// `len` of `half`'s sampled patterns, over and over (one at least).
 fn list(half: &HalfSketch, len: usize) -> Vec<u64> {
     half.patterns
@@ -124,6 +143,10 @@ pub(in crate::engine::join) struct ItemSketch {
     pub pairs_s: f64,
     /// Pairs of halves compared.
     pub pairs: f64,
+    /// Of an item counted by key passes: its pair seconds as the pace
+    /// prices them ([`Join::pass_pace`]), beside `pairs_s` from a real
+    /// pass timed (the checks write both).
+    pub priced_pairs_s: f64,
 }
 
 impl ItemSketch {
@@ -141,7 +164,9 @@ impl Join {
         item: &Item,
         draws: &mut Draws,
     ) -> ItemSketch {
-        let mut row_sets = (RowSet::default(), RowSet::default());
+        // The item's own rows' row sets and the others', as the count
+        // keeps them: both stay filled for a key pass timed whole.
+        let (mut own_rows, mut other_rows) = Default::default();
         let frames = &self.frames[self.groups[item.group as usize].clone()];
         let first = &frames[0];
         let shape = first.shape;
@@ -150,8 +175,8 @@ impl Join {
         let mut sketch = ItemSketch::default();
         if first.fold == Fold::MirrorAndFlip {
             let both = (first.forbidden, shape, 0);
-            let east = self.sketch_rows(rows, (first.east, both), draws, &mut row_sets);
-            let mut west = self.sketch_rows(others, (first.east, both), draws, &mut row_sets);
+            let east = self.sketch_rows(rows, (first.east, both), draws, &mut own_rows);
+            let mut west = self.sketch_rows(others, (first.east, both), draws, &mut other_rows);
             // The west halves mirrored, as the count does.
             for p in west.patterns.iter_mut().chain(&mut west.sampled.patterns) {
                 *p = shape.mirrored(*p);
@@ -162,8 +187,42 @@ impl Join {
                 false => shape.long_diagonals(self.n),
             };
             if self.runs_of(east.bound) > 1.0 || self.runs_of(west.bound) > 1.0 {
-                // Sides over a run: counted by key passes.
-                self.sketch_keyed((east, west), (shape, long), &mut sketch);
+                // Sides over a run: counted by key passes, one of them
+                // timed as the count makes it.
+                let east_half =
+                    self.half(rows, first.east, both, (&mut own_rows.0, &mut own_rows.1));
+                let west_half = self.half(
+                    others,
+                    first.east,
+                    both,
+                    (&mut other_rows.0, &mut other_rows.1),
+                );
+                let mut time_pass = |pass: (u64, usize)| {
+                    let (took, pairs) = (Cell::new(0.0), self.mirror_pairs(plain, 2, shape));
+                    let timed = |east: &mut [u64], west: &mut [u64], spare: &mut Vec<u64>| {
+                        clocked(&took, || pairs(east, west, spare))
+                    };
+                    let mut lists = (Vec::new(), Vec::new(), Vec::new());
+                    let lists = (&mut lists.0, &mut lists.1, &mut lists.2);
+                    let halves = (&east_half, &west_half);
+                    let scratch = &mut keyed::Scratch::default();
+                    let passes = &|value, frame| (value, frame) == pass;
+                    std::hint::black_box(self.count_keyed(
+                        halves,
+                        shape,
+                        lists,
+                        scratch,
+                        (timed, passes),
+                    ));
+                    took.get()
+                };
+                self.sketch_keyed(
+                    (east, west),
+                    (shape, long),
+                    draws,
+                    &mut time_pass,
+                    &mut sketch,
+                );
                 return sketch;
             }
             sketch.glue_s = east.glue_s + west.glue_s;
@@ -178,7 +237,7 @@ impl Join {
             return sketch;
         }
         let keep_off = (first.west_forbidden, shape, 0);
-        let west = self.sketch_rows(rows, (first.west, keep_off), draws, &mut row_sets);
+        let west = self.sketch_rows(rows, (first.west, keep_off), draws, &mut own_rows);
         let west_runs = self.runs_of(west.bound);
         sketch.glue_s = west.glue_s;
         // The group's first frame, on whose east side the count chooses
@@ -186,32 +245,64 @@ impl Join {
         // more), each standing for its share of them.
         let rest = frames.len() - 1;
         let drawn = (FRAMES - 1).min(rest);
-        let easts: Vec<(HalfSketch, f64)> = (0..=drawn)
+        let easts: Vec<Inner> = (0..=drawn)
             .map(|k| {
                 let (frame, stands_for) = match k {
-                    0 => (first, 1.0),
-                    _ if drawn == rest => (&frames[k], 1.0),
-                    _ => (&frames[1 + draws.below(rest)], rest as f64 / drawn as f64),
+                    0 => (0, 1.0),
+                    _ if drawn == rest => (k, 1.0),
+                    _ => (1 + draws.below(rest), rest as f64 / drawn as f64),
                 };
-                let keep_off = (frame.forbidden, shape, frame.middle_row);
-                let east = self.sketch_rows(others, (frame.east, keep_off), draws, &mut row_sets);
-                (east, stands_for)
+                let on = &frames[frame];
+                let keep_off = (on.forbidden, shape, on.middle_row);
+                let east = self.sketch_rows(others, (on.east, keep_off), draws, &mut other_rows);
+                Inner {
+                    sketch: east,
+                    stands_for,
+                    frame,
+                }
             })
             .collect();
         if west_runs > 1.0 {
             // A west side over a run: counted by key passes, the west side
-            // the outer.
+            // the outer, one of them timed as the count makes it.
             if !west.patterns.is_empty() {
-                self.sketch_passes((&west, &easts), (shape, 0), &mut sketch);
+                let west_half = self.half(
+                    rows,
+                    first.west,
+                    keep_off,
+                    (&mut own_rows.0, &mut own_rows.1),
+                );
+                let mut time_pass = |pass: (u64, usize)| {
+                    let took = Cell::new(0.0);
+                    let timed = |east: &[u64], west: &[u64]| {
+                        clocked(&took, || {
+                            pairs::count_on(self.counter(), east, west, shape.bits())
+                        })
+                    };
+                    let mut lists = (Vec::new(), Vec::new());
+                    let scratch = &mut keyed::Scratch::default();
+                    let passes = &|value, frame| (value, frame) == pass;
+                    std::hint::black_box(self.count_keyed_frames(
+                        &west_half,
+                        (frames, others, shape),
+                        (&mut other_rows.0, &mut other_rows.1),
+                        (&mut lists.0, &mut lists.1),
+                        scratch,
+                        (timed, passes),
+                    ));
+                    took.get()
+                };
+                let sides = (&west, &easts[..]);
+                self.sketch_passes(sides, (shape, 0), (draws, &mut time_pass), &mut sketch);
             }
             return sketch;
         }
-        for (east, stands_for) in &easts {
+        for inner in &easts {
             let mut frame = ItemSketch::default();
-            self.time_pairs(east, &west, (shape, 0), &mut frame);
-            sketch.glue_s += east.glue_s * stands_for;
-            sketch.pairs_s += frame.pairs_s * stands_for;
-            sketch.pairs += frame.pairs * stands_for;
+            self.time_pairs(&inner.sketch, &west, (shape, 0), &mut frame);
+            sketch.glue_s += inner.sketch.glue_s * inner.stands_for;
+            sketch.pairs_s += frame.pairs_s * inner.stands_for;
+            sketch.pairs += frame.pairs * inner.stands_for;
         }
         sketch
     }
@@ -430,11 +521,14 @@ impl Join {
     /// `east` and `west` (mirrored), into `sketch`: halves of `shape`,
     /// the long diagonals `long` folded in (none: plain pairs). The side
     /// its samples ([`HalfSketch::sampled`]) give fewer halves is the outer, as
-    /// in the count.
+    /// in the count. `time_pass` counts one pass as the count would, and
+    /// says how long its pairs took.
     fn sketch_keyed(
         &self,
         (east, west): (HalfSketch, HalfSketch),
         (shape, long): (Shape, u64),
+        draws: &mut Draws,
+        time_pass: &mut dyn FnMut((u64, usize)) -> f64,
         sketch: &mut ItemSketch,
     ) {
         if east.patterns.is_empty() || west.patterns.is_empty() {
@@ -445,30 +539,42 @@ impl Join {
             true => (east, west),
             false => (west, east),
         };
-        self.sketch_passes((&outer, &[(inner, 1.0)]), (shape, long), sketch);
+        let inner = Inner {
+            sketch: inner,
+            stands_for: 1.0,
+            frame: 0,
+        };
+        let sides = (&outer, std::slice::from_ref(&inner));
+        self.sketch_passes(sides, (shape, long), (draws, time_pass), sketch);
     }
 
-    /// Key passes of the `outer` side against each of the `inners` (each
-    /// standing for as many of the item's as it says), from their sketches, into
-    /// `sketch` (as [`Join::sketch_keyed`]).
+    /// Key passes of the `outer` side against each of the `inners`, from
+    /// their sketches, into `sketch` (as [`Join::sketch_keyed`]).
     ///
     /// The key, its passes and each pass's lists are the count's, worked
     /// out on the sampled patterns: the outer side's share with each
     /// value, an inner side's share without any of its bits, each pass's
-    /// lists cut into runs; the pairs of each are [`pairs::work`] on
-    /// those samples, at this item's seconds per unit of work. The glue:
-    /// each pass walks the outer side (`walk_s`: cells, lower quarters
-    /// sorted, upper ones placed), and its tests add up to one whole
-    /// glue's; each outer list walks an inner side and tests its share of
-    /// the pairs; row sets are filled once.
+    /// lists cut into runs; the work of each pass's pairs is
+    /// [`pairs::work`] on those samples. The pairs' seconds: one pass,
+    /// drawn in proportion to its work, counted as the count counts it
+    /// (`time_pass`), its pair seconds over the chance of drawing it
+    /// ([`REAL_PASS_MOST`]: else the work at this item's seconds per
+    /// unit of it). The glue: each pass walks the outer side (`walk_s`:
+    /// cells, lower quarters sorted, upper ones placed), and its tests
+    /// add up to one whole glue's; each outer list walks an inner side
+    /// and tests its share of the pairs; row sets are filled once.
     fn sketch_passes(
         &self,
-        (outer, inners): (&HalfSketch, &[(HalfSketch, f64)]),
+        (outer, inners): (&HalfSketch, &[Inner]),
         (shape, long): (Shape, u64),
+        (draws, time_pass): (&mut Draws, &mut dyn FnMut((u64, usize)) -> f64),
         sketch: &mut ItemSketch,
     ) {
         // The pace is timed against the first inner side with halves.
-        let Some((timed, _)) = inners.iter().find(|(inner, _)| !inner.patterns.is_empty()) else {
+        let Some(timed) = inners
+            .iter()
+            .find(|inner| !inner.sketch.patterns.is_empty())
+        else {
             sketch.glue_s += outer.glue_s;
             return;
         };
@@ -477,12 +583,12 @@ impl Join {
         let bits = keyed::key_bits(outer.sampled.halves, self.run);
         let key = keyed::choose_key(
             &outer.sampled.patterns,
-            &inners[0].0.sampled.patterns,
+            &inners[0].sketch.sampled.patterns,
             shape.bits(),
             bits,
         );
         let most = self.run as f64;
-        let rate = self.pass_pace((outer, timed), key, (shape, long));
+        let rate = self.pass_pace((outer, &timed.sketch), key, (shape, long));
         // A pass keeps a 2^-bits share of the outer side's sample (hence
         // its width: a pass's pair count chooses its sieve's key on its
         // own lists, and on a few dozen sampled patterns that choice
@@ -490,16 +596,17 @@ impl Join {
         // thinned to INNER_KEPT. The outer sample sorted by key value.
         let mut by_value: Vec<(u64, u64)> = outer.patterns.iter().map(|&x| (x & key, x)).collect();
         by_value.sort_unstable();
-        let thinned: Vec<(&HalfSketch, f64, Vec<u64>)> = inners
+        let thinned: Vec<(&Inner, Vec<u64>)> = inners
             .iter()
-            .filter(|(inner, _)| !inner.patterns.is_empty())
-            .map(|(inner, scale)| {
-                let step = inner.patterns.len().div_ceil(INNER_KEPT);
-                let thin = inner.patterns.iter().copied().step_by(step).collect();
-                (inner, *scale, thin)
+            .map(|inner| {
+                let patterns = &inner.sketch.patterns;
+                let step = patterns.len().div_ceil(INNER_KEPT).max(1);
+                (inner, patterns.iter().copied().step_by(step).collect())
             })
             .collect();
-        let (mut glue_s, mut work) = (0.0, 0.0);
+        // Every pass (value, inner side) and its work, empty ones too.
+        let mut passes: Vec<Pass> = Vec::new();
+        let mut glue_s = 0.0;
         for v in 0..1u64 << key.count_ones() {
             let value = keyed::deposit(v, key);
             let from = by_value.partition_point(|&(held, _)| held < value);
@@ -508,18 +615,27 @@ impl Join {
             // Each pass walks the outer side; its tests add up to one
             // glue's over the passes (a pair has one value).
             glue_s += outer.walk_s;
-            if outer_v.is_empty() {
-                continue;
-            }
             let outer_len = outer.halves / outer.patterns.len() as f64 * outer_v.len() as f64;
             let outer_lists = (outer_len / most).ceil();
-            for (inner, scale, thin) in &thinned {
-                let inner_v: Vec<u64> = thin.iter().copied().filter(|&x| x & value == 0).collect();
+            for (inner, thin) in &thinned {
+                let mut pass = Pass {
+                    value,
+                    frame: inner.frame,
+                    stands_for: inner.stands_for,
+                    work: 0.0,
+                };
+                let (inner, scale) = (&inner.sketch, inner.stands_for);
+                if outer_v.is_empty() || inner.patterns.is_empty() {
+                    passes.push(pass);
+                    continue;
+                }
                 // Each outer list walks an inner side, and tests the
                 // pairs it keeps (about its share of the halves).
+                let inner_v: Vec<u64> = thin.iter().copied().filter(|&x| x & value == 0).collect();
                 let kept = inner_v.len() as f64 / thin.len() as f64;
                 glue_s += (inner.walk_s + kept * inner.tests_s()) * outer_lists * scale;
                 if inner_v.is_empty() {
+                    passes.push(pass);
                     continue;
                 }
                 let inner_len = inner.halves * kept;
@@ -527,36 +643,116 @@ impl Join {
                 let each = (outer_len / outer_lists, inner_len / inner_lists);
                 let calls = outer_lists * inner_lists * scale;
                 sketch.pairs += outer_len * inner_len * scale;
-                if long == 0 {
-                    let sides = (&outer_v[..], &inner_v[..]);
-                    work += calls * pairs::work_by_weight(self.simd, sides, each, shape.bits(), 0);
-                    continue;
-                }
-                // Both ways round, the clean halves of one against the other.
-                let sides = [
-                    (&outer_v, &inner_v, each),
-                    (&inner_v, &outer_v, (each.1, each.0)),
-                ];
-                for (a, b, lens) in sides {
-                    let clean: Vec<u64> = a.iter().copied().filter(|&x| x & long == 0).collect();
-                    if clean.is_empty() {
-                        continue;
-                    }
-                    let lens = (lens.0 * clean.len() as f64 / a.len() as f64, lens.1);
-                    let sides = (&clean[..], &b[..]);
-                    work +=
-                        calls * pairs::work_by_weight(self.simd, sides, lens, shape.bits(), long);
-                }
+                pass.work = calls * self.pass_work((&outer_v, &inner_v), each, (shape, long));
+                passes.push(pass);
             }
         }
         let filled: f64 = inners
             .iter()
-            .map(|(inner, scale)| inner.filled_s * scale)
+            .map(|i| i.sketch.filled_s * i.stands_for)
             .sum();
         sketch.glue_s += glue_s + outer.filled_s + outer.tests_s() + filled;
-        sketch.pairs_s += rate * work;
+        let work: f64 = passes.iter().map(|pass| pass.work).sum();
+        sketch.priced_pairs_s = rate * work;
+        sketch.pairs_s = self.real_pass(&passes, rate, draws, time_pass);
+    }
+
+    /// [`pairs::work_by_weight`] of one key pass's pair count on lists of
+    /// `each` patterns like the samples `outer` and `inner`: plain pairs,
+    /// or (the long diagonals `long` folded in) both ways round, the
+    /// clean halves of one against the other.
+    fn pass_work(
+        &self,
+        (outer, inner): (&[u64], &[u64]),
+        each: (f64, f64),
+        (shape, long): (Shape, u64),
+    ) -> f64 {
+        if long == 0 {
+            return pairs::work_by_weight(self.simd, (outer, inner), each, shape.bits(), 0);
+        }
+        let sides = [(outer, inner, each), (inner, outer, (each.1, each.0))];
+        let mut work = 0.0;
+        for (a, b, lens) in sides {
+            let clean: Vec<u64> = a.iter().copied().filter(|&x| x & long == 0).collect();
+            if clean.is_empty() {
+                continue;
+            }
+            let lens = (lens.0 * clean.len() as f64 / a.len() as f64, lens.1);
+            work += pairs::work_by_weight(self.simd, (&clean, b), lens, shape.bits(), long);
+        }
+        work
+    }
+
+    /// An item's pair seconds from one of its key `passes`, drawn by
+    /// `draws` in proportion to its work (and a floor, so that a pass the
+    /// samples saw empty may still be drawn) and counted by `time_pass`:
+    /// its seconds times its share of the inner sides over the chance of
+    /// drawing it, the sum of the item's passes' seconds in expectation
+    /// (whatever the work's errors, which only make the estimate
+    /// noisier). Where the pass drawn would take more than
+    /// [`REAL_PASS_MOST`] on average at `rate` (seconds per unit of
+    /// work), all the passes' work at that rate instead.
+    fn real_pass(
+        &self,
+        passes: &[Pass],
+        rate: f64,
+        draws: &mut Draws,
+        time_pass: &mut dyn FnMut((u64, usize)) -> f64,
+    ) -> f64 {
+        let work: f64 = passes.iter().map(|pass| pass.work).sum();
+        if work <= 0.0 {
+            return 0.0;
+        }
+        let floor = FLOOR * work / passes.len() as f64;
+        let chance = |pass: &Pass| (pass.work + floor) / (work * (1.0 + FLOOR));
+        let drawn_s: f64 = passes
+            .iter()
+            .map(|pass| chance(pass) * rate * pass.work)
+            .sum();
+        if drawn_s > REAL_PASS_MOST {
+            return rate * work;
+        }
+        let mut left = draws.fraction();
+        let drawn = passes
+            .iter()
+            .find(|&pass| {
+                left -= chance(pass);
+                left < 0.0
+            })
+            .unwrap_or(&passes[passes.len() - 1]);
+        time_pass((drawn.value, drawn.frame)) * drawn.stands_for / chance(drawn)
     }
 }
+
+/// One key pass of an item's sketch: the outer side's value, the inner
+/// side's frame, the share of the item's inner sides that frame stands
+/// for, and the work of its pairs (that share included).
+struct Pass {
+    value: u64,
+    frame: usize,
+    stands_for: f64,
+    work: f64,
+}
+
+/// An inner side of a key pass's sketch: its halves' sketch, the share of
+/// the item's inner sides it stands for (an odd board's frames), and
+/// which frame of its group it is.
+struct Inner {
+    sketch: HalfSketch,
+    stands_for: f64,
+    frame: usize,
+}
+
+/// The share of draws spread evenly over a key item's passes (the rest
+/// follows their work).
+const FLOOR: f64 = 0.1;
+
+/// The longest pass a sketch counts, on average over its draws (seconds
+/// at the pace): n = 27's drawn passes take hundredths of a second (the
+/// pace prices them at 0.003-0.3), n = 28's tenths to a second and more
+/// (priced at 0.1-2.2; Intel Xeon, AVX-512), so the sketch of an item
+/// stays within a few times its glue's.
+const REAL_PASS_MOST: f64 = 0.5;
 
 impl Join {
     /// This machine's seconds per unit of [`pairs::work`] in a key pass
@@ -658,6 +854,40 @@ mod tests {
             each > 0.0 && each < 100.0 * whole,
             "{each} s a unit against {whole}"
         );
+    }
+
+    /// One pass drawn in proportion to its work and counted, over the
+    /// chance of drawing it, averages to the sum of every pass's seconds
+    /// (each times the share it stands for), however badly the work
+    /// foretells them: passes whose work is nil included.
+    #[test]
+    fn a_pass_drawn_by_its_work_averages_to_all_the_passes() {
+        let join = Join::new(16, Join::fastest(), u64::MAX).unwrap();
+        let passes: Vec<Pass> = (0..40u64)
+            .map(|value| Pass {
+                value,
+                frame: (value % 3) as usize,
+                stands_for: [1.0, 4.0, 2.5][(value % 3) as usize],
+                work: [0.0, 1.0, 30.0, 7.0, 0.0][(value % 5) as usize] * 1e6,
+            })
+            .collect();
+        // Seconds that follow neither the work nor the value's order.
+        let seconds =
+            |(value, frame): (u64, usize)| ((value * 7 + 3) % 11) as f64 * 0.01 + frame as f64;
+        let all: f64 = passes
+            .iter()
+            .map(|p| seconds((p.value, p.frame)) * p.stands_for)
+            .sum();
+        let mut draws = Draws::new(7);
+        let (tries, mut sum) = (200_000, 0.0);
+        for _ in 0..tries {
+            sum += join.real_pass(&passes, 1e-12, &mut draws, &mut |pass| seconds(pass));
+        }
+        let mean = sum / f64::from(tries);
+        assert!((mean / all - 1.0).abs() < 0.02, "{mean} against {all}");
+        // A pass the pace prices past REAL_PASS_MOST is not counted.
+        let priced = join.real_pass(&passes, 1.0, &mut draws, &mut |_| panic!("counted"));
+        assert_eq!(priced, 1.0 * passes.iter().map(|p| p.work).sum::<f64>());
     }
 
     /// Where a half has no more splits than are drawn and no cell more

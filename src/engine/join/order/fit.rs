@@ -151,7 +151,7 @@ fn sketch_against_count() {
     let mut file = std::io::BufWriter::new(std::fs::File::create(&out).unwrap());
     writeln!(
         file,
-        "unit,glue_s,pairs_s,pairs,sketch_s,sketched_in_s,count_s"
+        "unit,glue_s,pairs_s,pairs,sketch_s,sketched_in_s,count_s,priced_pairs_s"
     )
     .unwrap();
     let units = join.order.units();
@@ -196,11 +196,12 @@ fn sketch_against_count() {
             };
             writeln!(
                 file,
-                "{unit},{:.9},{:.9},{:.6e},{:.9},{sketched_in:.6},{counted}",
+                "{unit},{:.9},{:.9},{:.6e},{:.9},{sketched_in:.6},{counted},{:.9}",
                 sketch.glue_s,
                 sketch.pairs_s,
                 sketch.pairs,
-                sketch.seconds()
+                sketch.seconds(),
+                sketch.priced_pairs_s
             )
             .unwrap();
             file.flush().unwrap();

@@ -93,6 +93,14 @@ impl Filter {
     }
 }
 
+/// Which key passes a keyed count makes, by the outer side's value and
+/// the inner side's frame (0 on even boards): all of them (the count,
+/// [`ALL_PASSES`]), or some (the forecast times one, `forecast/item.rs`).
+pub(in crate::engine::join) type Passes<'a> = &'a dyn Fn(u64, usize) -> bool;
+
+/// Every key pass.
+pub(in crate::engine::join) const ALL_PASSES: Passes = &|_, _| true;
+
 /// The most key bits: 2^12 outer passes.
 pub(in crate::engine::join) const MOST_KEY_BITS: u32 = 12;
 
@@ -494,7 +502,10 @@ impl Join {
         shape: Shape,
         (east_list, west_list, spare): (&mut Vec<u64>, &mut Vec<u64>, &mut Vec<u64>),
         scratch: &mut Scratch,
-        pairs: impl Fn(&mut [u64], &mut [u64], &mut Vec<u64>) -> u64,
+        (pairs, passes): (
+            impl Fn(&mut [u64], &mut [u64], &mut Vec<u64>) -> u64,
+            Passes,
+        ),
     ) -> u64 {
         // Each side sampled: the key is chosen on the samples, and the
         // side that keeps fewer halves is the outer (fewer passes).
@@ -540,6 +551,9 @@ impl Join {
         let mut total = 0;
         for v in 0..1u64 << key.count_ones() {
             let value = deposit(v, key);
+            if !passes(value, 0) {
+                continue;
+            }
             let outer_filter = own(Filter { mask: key, value }, east_outer);
             let inner_filter = own(
                 Filter {
@@ -586,7 +600,7 @@ impl Join {
         (east_upper, east_lower): (&mut RowSet, &mut RowSet),
         (east_list, west_list): (&mut Vec<u64>, &mut Vec<u64>),
         scratch: &mut Scratch,
-        pairs: impl Fn(&[u64], &[u64]) -> u64,
+        (pairs, passes): (impl Fn(&[u64], &[u64]) -> u64, Passes),
     ) -> u64 {
         let keep_off = |frame: &Frame| (frame.forbidden, shape, frame.middle_row);
         // The west side and the first frame's east one sampled: the key
@@ -611,6 +625,9 @@ impl Join {
         let mut total = 0;
         for v in 0..1u64 << key.count_ones() {
             let value = deposit(v, key);
+            if !(0..frames.len()).any(|k| passes(value, k)) {
+                continue;
+            }
             let outer = Filter { mask: key, value };
             let inner = Filter {
                 mask: value,
@@ -618,7 +635,10 @@ impl Join {
             };
             let west_list = (&mut *west_list, most);
             self.glue_through(west, outer, scratch, west_list, |west_list, scratch| {
-                for frame in frames {
+                for (k, frame) in frames.iter().enumerate() {
+                    if !passes(value, k) {
+                        continue;
+                    }
                     let rows = (&mut *east_upper, &mut *east_lower);
                     let half = self.half(others, frame.east, keep_off(frame), rows);
                     let east_list = (&mut *east_list, most);
@@ -670,6 +690,65 @@ mod tests {
                 let sample = join.sample_side(&half, &mut scratch);
                 each(&whole, sample);
             }
+        }
+    }
+
+    /// The key passes a selector makes and those it leaves out add up to
+    /// all of them, item by item (the forecast counts one pass alone):
+    /// boards whose lists are cut into runs of 40 halves, so that most
+    /// items are counted by key passes, an odd board's over its frames.
+    #[test]
+    fn passes_made_and_left_out_add_up_to_all_of_them() {
+        use crate::engine::join::count::frames::Fold;
+        let some: Passes = &|value, frame| (value.count_ones() as usize + frame).is_multiple_of(2);
+        let others: Passes = &|value, frame| !some(value, frame);
+        for n in [12, 13] {
+            let mut join = Join::new(n, Join::fastest(), u64::MAX).unwrap();
+            join.run = 40;
+            let mut rows = [(); 4].map(|_| RowSet::default());
+            let [east_upper, east_lower, west_upper, west_lower] = &mut rows;
+            let (mut lists, mut scratch) = ([(); 3].map(|_| Vec::new()), Scratch::default());
+            let [east, west, spare] = &mut lists;
+            let mut split = 0;
+            for unit in 0..join.order.units() {
+                let Some(item) = join.order.unit(unit).filter(|i| i.fixed_index().is_none()) else {
+                    continue;
+                };
+                let frames = &join.frames[join.groups[item.group as usize].clone()];
+                let first = &frames[0];
+                let shape = first.shape;
+                let on = (u32::from(item.north), u32::from(item.south));
+                let others_rows = (first.north ^ on.0, first.south ^ on.1);
+                let mut tallies = [ALL_PASSES, some, others].map(|passes| {
+                    if first.fold == Fold::MirrorAndFlip {
+                        let keep = (first.forbidden, shape, 0);
+                        let e = join.half(on, first.east, keep, (east_upper, east_lower));
+                        let w = join.half(others_rows, first.east, keep, (west_upper, west_lower));
+                        let pairs = join.mirror_pairs(false, 2, shape);
+                        let lists = (&mut *east, &mut *west, &mut *spare);
+                        join.count_keyed((&e, &w), shape, lists, &mut scratch, (pairs, passes))
+                    } else {
+                        let keep = (first.west_forbidden, shape, 0);
+                        let w = join.half(on, first.west, keep, (west_upper, west_lower));
+                        let pairs = |e: &[u64], w: &[u64]| {
+                            crate::engine::join::count::pairs::count(join.simd, e, w, shape.bits())
+                        };
+                        join.count_keyed_frames(
+                            &w,
+                            (frames, others_rows, shape),
+                            (east_upper, east_lower),
+                            (&mut *east, &mut *west),
+                            &mut scratch,
+                            (pairs, passes),
+                        )
+                    }
+                });
+                let all = tallies[0];
+                tallies[0] = 0;
+                assert_eq!(tallies.iter().sum::<u64>(), all, "n = {n}, {item:?}");
+                split += usize::from(tallies[1] != 0 && tallies[2] != 0);
+            }
+            assert!(split > 0, "n = {n}: no item's passes were split");
         }
     }
 

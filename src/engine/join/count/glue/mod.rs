@@ -14,6 +14,8 @@ use crate::engine::join::Join;
 mod avx512;
 pub(in crate::engine::join) mod keyed;
 
+use keyed::ALL_PASSES;
+
 thread_local! {
     /// Each worker's half lists and lower quarters, kept from item to item.
     static SCRATCH: RefCell<Scratch> = RefCell::new(Scratch::default());
@@ -390,6 +392,23 @@ impl Join {
         }
     }
 
+    /// How a mirror item's pairs of an east list and a west list
+    /// (mirrored) are counted, each pair standing for `weight` solutions:
+    /// plainly, or with the diagonal reflections folded in
+    /// ([`Join::count_reflected`]) unless `plain`; the third list is
+    /// scratch.
+    pub(in crate::engine::join) fn mirror_pairs(
+        &self,
+        plain: bool,
+        weight: u64,
+        shape: Shape,
+    ) -> impl Fn(&mut [u64], &mut [u64], &mut Vec<u64>) -> u64 + '_ {
+        move |east, west, spare| match plain {
+            true => weight * pairs::count_on(self.counter(), east, west, shape.bits()),
+            false => self.count_reflected((east, west), weight, spare, shape),
+        }
+    }
+
     /// The solutions of an even board's item, its orbit weight (2 or 4)
     /// included, with the two diagonal reflections folded in as well
     /// (../shared/JOIN.md).
@@ -472,16 +491,11 @@ impl Join {
                 // The centre queen holds both long diagonals; small lists
                 // pay more for two passes than they save.
                 let plain = first.forbidden != (0, 0) || !self.reflect;
+                let pairs = self.mirror_pairs(plain, weight, shape);
                 if east_runs.len() > 1 || west_runs.len() > 1 {
-                    let pairs =
-                        |east: &mut [u64], west: &mut [u64], spare: &mut Vec<u64>| match plain {
-                            true => {
-                                weight * pairs::count_on(self.counter(), east, west, shape.bits())
-                            }
-                            false => self.count_reflected((east, west), weight, spare, shape),
-                        };
                     let lists = (east, west, spare);
-                    return self.count_keyed((&east_half, &west_half), shape, lists, glue, pairs);
+                    let halves = (&east_half, &west_half);
+                    return self.count_keyed(halves, shape, lists, glue, (pairs, ALL_PASSES));
                 }
                 let mut west_run = None;
                 for east_run in east_runs.iter() {
@@ -504,12 +518,7 @@ impl Join {
                             }
                             west_run = Some(j);
                         }
-                        total += match plain {
-                            true => {
-                                weight * pairs::count_on(self.counter(), east, west, shape.bits())
-                            }
-                            false => self.count_reflected((east, west), weight, spare, shape),
-                        };
+                        total += pairs(east, west, spare);
                     }
                 }
                 return total;
@@ -532,7 +541,7 @@ impl Join {
                     (east_upper, east_lower),
                     (east, west),
                     glue,
-                    pairs,
+                    (pairs, ALL_PASSES),
                 );
             }
             for west_run in west_runs.iter() {

@@ -27,8 +27,10 @@
 //! the samples give it and counted as the count counts it, lists glued
 //! and all ([`Join::real_pass`]); its seconds over the chance of drawing
 //! it are the item's in expectation, whatever the work's errors. Where a
-//! pass takes longer than [`REAL_PASS_MOST`] (n = 28's largest items, and
-//! beyond) the work is priced at the pace, as before.
+//! pass would take longer than [`REAL_PASS_MOST`] at the pace, checked on
+//! a smaller pass of the item's (n = 28's and 30's largest items; odd
+//! boards' passes take an eighth of the pace's price), the work is priced
+//! at the pace, as before.
 //!
 //! Checked against counting the same items whole (`fit::sketch_against_count`,
 //! results/2026-12-02-vm-sketch): the sketches add up to 0.94, 0.985, 1.21
@@ -691,7 +693,10 @@ impl Join {
     /// (whatever the work's errors, which only make the estimate
     /// noisier). Where the pass drawn would take more than
     /// [`REAL_PASS_MOST`] on average at `rate` (seconds per unit of
-    /// work), all the passes' work at that rate instead.
+    /// work), the rate is checked first on a pass it prices at most
+    /// [`PROBE_MOST`] ([`Join::pace_checked`]; odd boards' passes take an
+    /// eighth of their price), and where it still would, all the passes'
+    /// work at that rate instead.
     fn real_pass(
         &self,
         passes: &[Pass],
@@ -709,7 +714,9 @@ impl Join {
             .iter()
             .map(|pass| chance(pass) * rate * pass.work)
             .sum();
-        if drawn_s > REAL_PASS_MOST {
+        if drawn_s > REAL_PASS_MOST
+            && drawn_s * self.pace_checked(passes, rate, time_pass) > REAL_PASS_MOST
+        {
             return rate * work;
         }
         let mut left = draws.fraction();
@@ -721,6 +728,34 @@ impl Join {
             })
             .unwrap_or(&passes[passes.len() - 1]);
         time_pass((drawn.value, drawn.frame)) * drawn.stands_for / chance(drawn)
+    }
+
+    /// The seconds a pass takes over what `rate` prices it at, on the
+    /// item's largest pass priced between [`PROBE_LEAST`] and
+    /// [`PROBE_MOST`], counted by `time_pass` (1 where there is none).
+    ///
+    /// It only decides whether the drawn pass is counted (which pass that
+    /// is, and its estimate, do not depend on it): on even boards the
+    /// rate prices key passes about right (n = 28: their real seconds
+    /// 0.93 of the price, n = 30: 0.89), on odd ones at about eight
+    /// times what they take (n = 27: 0.13, 29: 0.12, 31: 0.13; Intel
+    /// Xeon, AVX-512), which left n = 29's and 31's largest items priced
+    /// at the rate where a pass took a tenth of a second.
+    fn pace_checked(
+        &self,
+        passes: &[Pass],
+        rate: f64,
+        time_pass: &mut dyn FnMut((u64, usize)) -> f64,
+    ) -> f64 {
+        let priced = |pass: &Pass| rate * pass.work;
+        let probe = passes
+            .iter()
+            .filter(|&pass| (PROBE_LEAST..=PROBE_MOST).contains(&priced(pass)))
+            .max_by(|a, b| a.work.total_cmp(&b.work));
+        match probe {
+            None => 1.0,
+            Some(pass) => time_pass((pass.value, pass.frame)) * pass.stands_for / priced(pass),
+        }
     }
 }
 
@@ -753,6 +788,15 @@ const FLOOR: f64 = 0.1;
 /// (priced at 0.1-2.2; Intel Xeon, AVX-512), so the sketch of an item
 /// stays within a few times its glue's.
 const REAL_PASS_MOST: f64 = 0.5;
+
+/// The most a pass that checks the pace may cost at it (seconds): a
+/// hundred milliseconds of pairs beside the pass's glue, paid only by
+/// items whose drawn pass the pace prices past [`REAL_PASS_MOST`].
+const PROBE_MOST: f64 = 0.1;
+
+/// The least (seconds): shorter passes' clocks say more about the call
+/// than about the pace.
+const PROBE_LEAST: f64 = 0.005;
 
 impl Join {
     /// This machine's seconds per unit of [`pairs::work`] in a key pass
@@ -888,6 +932,42 @@ mod tests {
         // A pass the pace prices past REAL_PASS_MOST is not counted.
         let priced = join.real_pass(&passes, 1.0, &mut draws, &mut |_| panic!("counted"));
         assert_eq!(priced, 1.0 * passes.iter().map(|p| p.work).sum::<f64>());
+    }
+
+    /// Where the pace prices the drawn pass past [`REAL_PASS_MOST`], a
+    /// pass it prices under [`PROBE_MOST`] is counted first: where that
+    /// pass takes its price, the item is priced; where it takes a
+    /// hundredth of it, the drawn pass is counted too.
+    #[test]
+    fn a_pace_that_small_passes_find_too_dear_lets_the_drawn_pass_be_counted() {
+        let join = Join::new(16, Join::fastest(), u64::MAX).unwrap();
+        let rate = 1e-6;
+        // A pass priced at 0.05 s and three at 10 s.
+        let passes: Vec<Pass> = [5e4, 1e7, 1e7, 1e7]
+            .into_iter()
+            .enumerate()
+            .map(|(value, work)| Pass {
+                value: value as u64,
+                frame: 0,
+                stands_for: 1.0,
+                work,
+            })
+            .collect();
+        let all = rate * passes.iter().map(|p| p.work).sum::<f64>();
+        let mut draws = Draws::new(5);
+        for (share, counted_passes) in [(1.0, 1), (0.01, 2)] {
+            let mut counted = Vec::new();
+            let seconds = join.real_pass(&passes, rate, &mut draws, &mut |pass| {
+                counted.push(pass);
+                share * rate * passes[pass.0 as usize].work
+            });
+            assert_eq!(counted.len(), counted_passes, "{share}: {counted:?}");
+            assert_eq!(counted[0], (0, 0), "the probe first");
+            match counted_passes {
+                1 => assert_eq!(seconds, all),
+                _ => assert!(seconds > 0.0 && seconds < 0.05 * all, "{seconds} of {all}"),
+            }
+        }
     }
 
     /// Where a half has no more splits than are drawn and no cell more

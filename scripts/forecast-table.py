@@ -9,7 +9,9 @@ forecast times whole items to n = 25 and sketches slots past it
 (`basis`); `estimate_s` is how long `estimate` itself took. Writes
 results/<date>-<host>-forecasts/ (forecasts.csv, README.md).
 
-Usage: scripts/forecast-table.py [--from 19] [--to 32]
+Usage: scripts/forecast-table.py [--from 19] [--to 32] [--label L]
+(--label L writes results/<date>-<host>-forecasts-L/ instead, so a second
+table of the day does not overwrite the first.)
 """
 
 import argparse
@@ -32,6 +34,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--from", dest="low", type=int, default=19)
     parser.add_argument("--to", dest="high", type=int, default=32)
+    parser.add_argument("--label", help="suffix of the results folder")
     args = parser.parse_args()
     measure.build_release()
     threads = measure.machine()["logical_cores"]
@@ -64,7 +67,7 @@ def main():
             "wall_100_nodes_s": wall(100 * NODE_CORES),
             "wall_1000_nodes_s": wall(1000 * NODE_CORES),
         })
-    folder = measure.results_dir("forecasts")
+    folder = measure.results_dir(f"forecasts-{args.label}" if args.label else "forecasts")
     buffer = io.StringIO()
     writer = csv.DictWriter(buffer, fieldnames=list(rows[0]))
     writer.writeheader()
@@ -73,7 +76,8 @@ def main():
     lines = [
         f"# Forecasts, n = {args.low}..{args.high}",
         "",
-        f"Command: `scripts/forecast-table.py --from {args.low} --to {args.high}` "
+        f"Command: `scripts/forecast-table.py --from {args.low} --to {args.high}"
+        + (f" --label {args.label}" if args.label else "") + "` "
         "(`nqueens estimate N --json` for each n: the engine `count` would run).",
         f"Cluster columns: nodes of {NODE_CORES} cores like this machine's, "
         f"max(core time / ({EFFICIENCY} cores), largest item).",

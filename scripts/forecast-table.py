@@ -9,9 +9,10 @@ forecast times whole items to n = 25 and sketches slots past it
 (`basis`); `estimate_s` is how long `estimate` itself took. Writes
 results/<date>-<host>-forecasts/ (forecasts.csv, README.md).
 
-Usage: scripts/forecast-table.py [--from 19] [--to 32] [--label L]
+Usage: scripts/forecast-table.py [--from 19] [--to 32] [--label L] [--budget S]
 (--label L writes results/<date>-<host>-forecasts-L/ instead, so a second
-table of the day does not overwrite the first.)
+table of the day does not overwrite the first; --budget S is passed to
+`estimate`: a longer sketch, a narrower band.)
 """
 
 import argparse
@@ -35,6 +36,7 @@ def main():
     parser.add_argument("--from", dest="low", type=int, default=19)
     parser.add_argument("--to", dest="high", type=int, default=32)
     parser.add_argument("--label", help="suffix of the results folder")
+    parser.add_argument("--budget", type=int, help="estimate's --budget, seconds")
     args = parser.parse_args()
     measure.build_release()
     threads = measure.machine()["logical_cores"]
@@ -42,6 +44,8 @@ def main():
     for n in range(args.low, args.high + 1):
         print(f"estimate {n} ...", file=sys.stderr)
         command = [str(measure.BINARY), "estimate", str(n), "--json"]
+        if args.budget:
+            command += ["--budget", str(args.budget)]
         clock = time.monotonic()
         done = subprocess.run(command, capture_output=True, text=True)
         took = time.monotonic() - clock
@@ -77,7 +81,8 @@ def main():
         f"# Forecasts, n = {args.low}..{args.high}",
         "",
         f"Command: `scripts/forecast-table.py --from {args.low} --to {args.high}"
-        + (f" --label {args.label}" if args.label else "") + "` "
+        + (f" --label {args.label}" if args.label else "")
+        + (f" --budget {args.budget}" if args.budget else "") + "` "
         "(`nqueens estimate N --json` for each n: the engine `count` would run).",
         f"Cluster columns: nodes of {NODE_CORES} cores like this machine's, "
         f"max(core time / ({EFFICIENCY} cores), largest item).",

@@ -26,6 +26,10 @@ Writes results/<date>-<host>-plan-N/{plan.json,README.md}.
 
 Usage: scripts/frontier-plan.py [--n 28] [--node-cores 64] [--node-memory 256]
                                 [--busy 0.995] [--usd-per-core-hour 0.01 0.03]
+                                [--budget S]
+
+--budget S is estimate's: seconds of sketching (default 20); a longer
+    sketch takes more slots and narrows the band.
 
 --node-memory (GiB, default 256: 4 GiB a core) is what each node gives the
 count (`--max-memory`): where it leaves room, each thread fills larger row
@@ -93,6 +97,7 @@ def main():
     parser.add_argument("--busy", type=float, default=0.995)
     parser.add_argument("--usd-per-core-hour", type=float, nargs="+", default=[0.01, 0.03])
     parser.add_argument("--nodes", type=int, nargs="+", default=[100, 1000])
+    parser.add_argument("--budget", type=int, help="estimate's --budget, seconds")
     args = parser.parse_args()
     measure.build_release()
     info = measure.machine()
@@ -100,6 +105,8 @@ def main():
     memory_flag = f"{args.node_memory}G"
     command = [str(measure.BINARY), "estimate", str(n), "--threads", str(cores),
                "--max-memory", memory_flag, "--json"]
+    if args.budget:
+        command += ["--budget", str(args.budget)]
     clock = time.monotonic()
     done = subprocess.run(command, capture_output=True, text=True)
     took = time.monotonic() - clock
@@ -151,8 +158,9 @@ def main():
         f"# The plan of Q({n})",
         "",
         f"Command: `scripts/frontier-plan.py --n {n} --node-cores {cores} --busy {args.busy} "
-        f"--usd-per-core-hour {' '.join(map(str, args.usd_per_core_hour))}` "
-        f"(`nqueens estimate {n} --threads {cores} --max-memory {memory_flag} --json`, "
+        f"--usd-per-core-hour {' '.join(map(str, args.usd_per_core_hour))}"
+        + (f" --budget {args.budget}" if args.budget else "") + "` "
+        f"(`{' '.join(['nqueens'] + command[1:])}`, "
         f"{took:.0f} s; plan.json holds it).",
         "Every figure below follows from that forecast and the measured cluster figures "
         "the command line names; nothing is typed in.",

@@ -256,6 +256,27 @@ fn a_depth_outside_one_to_n_is_rejected() {
 }
 
 #[test]
+fn an_estimate_budget_outside_one_second_to_a_day_is_rejected() {
+    for budget in ["0", "-5", "86401", "1.5", "soon"] {
+        rejects(
+            &["estimate", "26", "--budget", budget],
+            "--budget",
+            "1..=86400",
+        );
+    }
+}
+
+#[test]
+fn a_short_estimate_budget_sketches_for_about_that_long() {
+    // The default sketches 20 s; one second stops after the first units
+    // (each well under a second at n = 26).
+    let json = json_of(&["estimate", "26", "--budget", "1", "--json"]);
+    let sketched = json["sketched_s"].as_f64().unwrap();
+    assert!(sketched < 10.0, "sketched {sketched} s for a 1 s budget");
+    assert!(json["sampled_units"].as_u64().unwrap() >= 16, "{json}");
+}
+
+#[test]
 fn a_layout_is_the_joins_and_the_table_stops_at_25() {
     rejects(
         &["count", "12", "--algo", "parallel", "--layout", "table"],

@@ -22,10 +22,6 @@ use super::UsageError;
 /// The counts that say, before they start, how long they will take.
 pub const ANNOUNCE_AFTER_S: f64 = 60.0;
 
-/// Seconds `estimate` may spend timing the join's items (beyond a first
-/// pass of a few).
-const ESTIMATE_BUDGET_S: f64 = 20.0;
-
 /// Seconds the forecast before a count may spend timing the join's items:
 /// a few percent of the shortest count that is announced.
 pub const ANNOUNCE_BUDGET_S: f64 = 2.0;
@@ -130,24 +126,27 @@ pub fn run(args: EstimateArgs) -> anyhow::Result<()> {
     }
     // The layout runs on the global pool.
     let layout_threads = rayon::current_num_threads();
+    let budget_s = args.budget as f64;
     if job.sketches() {
         eprintln!(
             "estimate: the join for n = {} sketches a sample of its slots (each one's glue and \
-             pairs done in part and timed; about {ESTIMATE_BUDGET_S:.0} s)…",
-            args.n
+             pairs done in part and timed; about {})…",
+            args.n,
+            duration(budget_s)
         );
     } else if let Some(seconds) = job.layout_seconds() {
         eprintln!(
             "estimate: the join for n = {} sizes its quarter table and costs its items (about \
              {} on {layout_threads} thread(s)), then times a sample of its items (about \
-             {ESTIMATE_BUDGET_S:.0} s)…",
+             {})…",
             args.n,
-            duration(seconds)
+            duration(seconds),
+            duration(budget_s)
         );
     }
     let before = job.gpu_report();
     let forecast = job
-        .forecast(None, ESTIMATE_BUDGET_S)
+        .forecast(None, budget_s)
         .map_err(usage_error)?
         .expect("a forecast without a threshold");
     let gpu = job.gpu_report().zip(before).map(|(after, before)| {

@@ -16,14 +16,29 @@ use super::{Join, JoinLayout, LARGEST_SAMPLED};
 use crate::engine::forecast::{Basis, Workload};
 use crate::engine::{sample, Engine};
 
-/// The join's items timed at most for a forecast.
+/// The join's items timed at most for a forecast of up to
+/// [`BUDGET_STEP_S`] (as many more for each further step of budget).
 pub const JOIN_SAMPLES: usize = 256;
 
 /// The join's slots sketched at most for a forecast (past
-/// [`LARGEST_SAMPLED`]): most are empty, and a few large ones carry much
-/// of the time, so as many as the budget allows (n = 26: about 500 in
-/// 20 s; from n = 27 the budget stops it first, at about 200).
+/// [`LARGEST_SAMPLED`]) of up to [`BUDGET_STEP_S`], as many more for each
+/// further step: most are empty, and a few large ones carry much of the
+/// time, so as many as the budget allows (on 2 threads in 20 s, n = 26:
+/// about 500; n = 28 about 300; a 64-core node can reach the bound).
 pub const JOIN_SKETCHES: usize = 4096;
+
+/// The budget [`JOIN_SAMPLES`] and [`JOIN_SKETCHES`] are sized for
+/// (`estimate`'s default): a longer budget may take more in proportion,
+/// so that `estimate --budget` narrows the band on any number of
+/// threads.
+pub const BUDGET_STEP_S: f64 = 20.0;
+
+/// `most` for a budget of [`BUDGET_STEP_S`], scaled to `budget_s`: never
+/// fewer, more in proportion to a longer budget.
+fn most_within(most: usize, budget_s: f64) -> usize {
+    let steps = (budget_s / BUDGET_STEP_S).max(1.0);
+    (most as f64 * steps).min(u32::MAX as f64) as usize
+}
 
 /// How far a sketch of the join's items ([`Join::sketch`]) strays from
 /// timing them, relative, taken as two standard errors of its own in a
@@ -61,7 +76,8 @@ impl Join {
     /// or past [`LARGEST_SAMPLED`] a sketch of slots, in about `budget_s`.
     pub(super) fn forecast(&self, budget_s: f64) -> Workload {
         if self.n > LARGEST_SAMPLED {
-            let sketch = self.sketch(JOIN_SKETCHES, budget_s, self.n as u64);
+            let most = most_within(JOIN_SKETCHES, budget_s);
+            let sketch = self.sketch(most, budget_s, self.n as u64);
             // The sample's spread, and the sketch's own error against
             // whole counts as two standard errors of its own.
             return Workload {
@@ -77,7 +93,7 @@ impl Join {
                 },
             };
         }
-        let sampled = sample::time_within(self, JOIN_SAMPLES, budget_s);
+        let sampled = sample::time_within(self, most_within(JOIN_SAMPLES, budget_s), budget_s);
         Workload {
             one_thread_s: sampled.seconds,
             relative_error: sampled.relative_error,
@@ -88,5 +104,18 @@ impl Join {
                 largest_item_s: sampled.largest_s,
             },
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_longer_budget_takes_more_in_proportion_and_a_shorter_no_fewer() {
+        assert_eq!(most_within(256, BUDGET_STEP_S), 256);
+        assert_eq!(most_within(256, 1.0), 256, "a short budget keeps the bound");
+        assert_eq!(most_within(256, 5.0 * BUDGET_STEP_S), 1280);
+        assert_eq!(most_within(4096, 1.5 * BUDGET_STEP_S), 6144);
     }
 }

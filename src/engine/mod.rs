@@ -284,6 +284,20 @@ pub trait Engine: Sync {
         None
     }
 
+    /// Seconds spent so far building what its items share, once a count
+    /// rather than once an item (the join's shared row sets): a timed
+    /// sample of items takes them out of each item's time and adds them
+    /// once ([`sample::time_by_cost`]). Zero by default.
+    fn shared_s(&self) -> f64 {
+        0.0
+    }
+
+    /// Seconds building the rest of what its items share should take,
+    /// at most, by what [`Engine::shared_s`] has seen. Zero by default.
+    fn shared_rest_s(&self) -> f64 {
+        0.0
+    }
+
     /// Seconds on one thread that no machine beats for every item, worked
     /// out in milliseconds: a count shorter than a threshold is not
     /// forecast at all. Infinite where every count is long.

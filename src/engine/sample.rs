@@ -36,7 +36,13 @@ pub struct Sampled {
 /// Times `samples` items of `engine` (fewer if it has fewer), spread over
 /// their order by cost, and forecasts the seconds all of them take on one thread:
 /// each sampled item stands for the items around it, at its seconds per
-/// unit of cost.
+/// unit of cost. What an item builds for the others to share
+/// ([`Engine::shared_s`]: the join's shared row sets, filled by the first
+/// item that needs them) is taken out of its seconds and added once, with
+/// what the rest of it should take: counted in each item's time, the
+/// join's searched layout was forecast 1.18 and 1.29 times its count's CPU
+/// seconds at n = 20 and 21 (results/2026-12-06-vm-layouts; a third of
+/// the sample's time at 21 went to row sets the count fills once).
 pub fn time_by_cost(engine: &dyn Engine, samples: usize) -> Sampled {
     let items = engine.items();
     let costs: Vec<f64> = (0..items).map(|i| engine.cost(i).max(1e-9)).collect();
@@ -52,11 +58,13 @@ pub fn time_by_cost(engine: &dyn Engine, samples: usize) -> Sampled {
         // (k+1)·items/sampled) of the order by cost, sampled at its middle.
         let (start, end) = (k * items / sampled, (k + 1) * items / sampled);
         let item = by_cost[(start + end) / 2];
+        let shared = engine.shared_s();
         let clock = Instant::now();
         std::hint::black_box(engine.count(item..item + 1));
         let took = clock.elapsed().as_secs_f64();
         sampled_s += took;
-        let pace = took / costs[item];
+        let own = (took - (engine.shared_s() - shared)).max(0.0);
+        let pace = own / costs[item];
         let (sum, most) = by_cost[start..end]
             .iter()
             .fold((0.0, 0.0f64), |(sum, most), &i| {
@@ -66,6 +74,9 @@ pub fn time_by_cost(engine: &dyn Engine, samples: usize) -> Sampled {
         largest_s = largest_s.max(pace * most);
         paces.push(pace);
     }
+    // Built once a count: all of it so far (this sample's, and an earlier
+    // one's on the same engine), and the rest.
+    seconds += engine.shared_s() + engine.shared_rest_s();
     let relative_error = Moments::of(paces).relative_error();
     Sampled {
         items,

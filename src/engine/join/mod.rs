@@ -503,6 +503,14 @@ impl Engine for Join {
         Some(self.memory().total())
     }
 
+    fn shared_s(&self) -> f64 {
+        self.row_cache.filled_s()
+    }
+
+    fn shared_rest_s(&self) -> f64 {
+        self.row_cache.rest_s()
+    }
+
     fn least_one_thread_s(&self) -> f64 {
         self.least_seconds()
     }

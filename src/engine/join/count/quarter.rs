@@ -14,6 +14,7 @@
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::OnceLock;
+use std::time::Duration;
 
 use rayon::prelude::*;
 
@@ -309,6 +310,10 @@ pub struct RowCache {
     slots: Vec<OnceLock<RowSet>>,
     /// The bytes it may still take.
     room: AtomicU64,
+    /// Nanoseconds spent filling the row sets it took: work a count does
+    /// once, not once an item, which a timed sample of items must not
+    /// spread over every item it stands for.
+    filled_ns: AtomicU64,
 }
 
 impl RowCache {
@@ -323,6 +328,7 @@ impl RowCache {
             h,
             slots,
             room: AtomicU64::new(bytes),
+            filled_ns: AtomicU64::new(0),
         }
     }
 
@@ -333,10 +339,10 @@ impl RowCache {
     }
 
     /// Takes the row set `row_set` (filled with `rows` of the h×h
-    /// rectangle) if there is room for it, leaving `row_set` empty, and
-    /// gives back the one it holds for those rows; `None` (and `row_set`
-    /// as it was) if it is full.
-    pub fn offer(&self, rows: u32, row_set: &mut RowSet) -> Option<&RowSet> {
+    /// rectangle, in `filled_in`) if there is room for it, leaving
+    /// `row_set` empty, and gives back the one it holds for those rows;
+    /// `None` (and `row_set` as it was) if it is full.
+    pub fn offer(&self, rows: u32, row_set: &mut RowSet, filled_in: Duration) -> Option<&RowSet> {
         let h = self.h;
         debug_assert_eq!(row_set.filled, Some((h, h, rows)), "a filled row set");
         let slot = self.slots.get(rows as usize)?;
@@ -349,11 +355,37 @@ impl RowCache {
                 room.checked_sub(bytes)
             })
             .ok()?;
-        if let Err(_lost) = slot.set(std::mem::take(row_set)) {
+        match slot.set(std::mem::take(row_set)) {
+            Ok(()) => {
+                let ns = u64::try_from(filled_in.as_nanos()).unwrap_or(u64::MAX);
+                self.filled_ns.fetch_add(ns, Ordering::Relaxed);
+            }
             // Another worker handed the same rows over first.
-            self.room.fetch_add(bytes, Ordering::Relaxed);
+            Err(_lost) => {
+                self.room.fetch_add(bytes, Ordering::Relaxed);
+            }
         }
         slot.get()
+    }
+
+    /// Seconds spent filling the row sets it holds.
+    pub fn filled_s(&self) -> f64 {
+        self.filled_ns.load(Ordering::Relaxed) as f64 * 1e-9
+    }
+
+    /// Seconds filling the row sets it does not hold yet should take, at
+    /// the mean of those it holds, as many as its room and its slots
+    /// allow: an upper bound of what a count has left to fill once (a
+    /// count that never glues from some rows never fills them).
+    pub fn rest_s(&self) -> f64 {
+        let (sets, bytes) = self.held();
+        if sets == 0 {
+            return 0.0;
+        }
+        let mean_bytes = (bytes / sets as u64).max(1);
+        let fit = self.room.load(Ordering::Relaxed) / mean_bytes;
+        let rest = ((self.slots.len() - sets) as u64).min(fit);
+        rest as f64 * self.filled_s() / sets as f64
     }
 
     /// How many row sets it holds, and their bytes.
@@ -554,23 +586,58 @@ mod tests {
         let cache = RowCache::new(h, bytes + bytes / 2);
         assert!(cache.get(a).is_none());
         let mut first = filled(a);
-        let held = cache.offer(a, &mut first).unwrap();
+        let ms = Duration::from_millis;
+        let held = cache.offer(a, &mut first, ms(3)).unwrap();
         assert_eq!(held.len(), filled(a).len());
         assert!(first.is_empty(), "handed over");
         // The same rows again: the one it holds, the offer left alone.
         let mut again = filled(a);
-        assert!(cache.offer(a, &mut again).is_some());
+        assert!(cache.offer(a, &mut again, ms(5)).is_some());
         assert_eq!(again.len(), held.len());
         // No room for another as large.
         let mut other = filled(b);
-        assert!(cache.offer(b, &mut other).is_none());
+        assert!(cache.offer(b, &mut other, ms(7)).is_none());
         assert_eq!(other.len(), filled(b).len(), "kept by its worker");
         assert!(cache.get(b).is_none());
         assert_eq!(cache.held(), (1, bytes));
+        // Only the fill it took is its own, and it has room for no more.
+        assert!(
+            (cache.filled_s() - 0.003).abs() < 1e-12,
+            "{}",
+            cache.filled_s()
+        );
+        assert_eq!(cache.rest_s(), 0.0);
         // No cache at all.
         let none = RowCache::new(h, 0);
-        assert!(none.offer(a, &mut filled(a)).is_none());
+        assert!(none.offer(a, &mut filled(a), ms(3)).is_none());
         assert!(none.get(a).is_none());
+        assert_eq!((none.filled_s(), none.rest_s()), (0.0, 0.0));
+    }
+
+    #[test]
+    fn the_row_cache_forecasts_its_rest_at_the_mean_of_its_fills() {
+        let h = 6;
+        let mut row_set = RowSet::default();
+        row_set.fill((h, h), 0b000111);
+        let bytes = row_set.bytes_held();
+        // Room for ten such sets: one held, nine more to fill.
+        let cache = RowCache::new(h, 10 * bytes);
+        assert_eq!(cache.rest_s(), 0.0, "nothing filled, nothing to go by");
+        cache.offer(0b000111, &mut row_set, Duration::from_millis(3));
+        assert!(
+            (cache.rest_s() - 9.0 * 0.003).abs() < 1e-12,
+            "{}",
+            cache.rest_s()
+        );
+        // Room for every set: the 63 rows sets of 6 rows it does not hold.
+        let ample = RowCache::new(h, 1 << 30);
+        row_set.fill((h, h), 0b000111);
+        ample.offer(0b000111, &mut row_set, Duration::from_millis(3));
+        assert!(
+            (ample.rest_s() - 63.0 * 0.003).abs() < 1e-12,
+            "{}",
+            ample.rest_s()
+        );
     }
 
     #[test]

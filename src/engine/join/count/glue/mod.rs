@@ -3,6 +3,7 @@
 
 use std::cell::RefCell;
 use std::ops::Range;
+use std::time::Instant;
 
 use super::frames::{Fold, Shape, Side};
 use super::items::Item;
@@ -243,10 +244,11 @@ impl<'a> Cells<'a> {
             Source::Searched => fill_most,
             Source::Table | Source::RowSets => u64::MAX,
         };
+        let clock = Instant::now();
         if !row_set.fill_at_most((h, h), rows, most) {
             return Cells::Counted(row_set, h, rows);
         }
-        match cache.offer(rows, row_set) {
+        match cache.offer(rows, row_set, clock.elapsed()) {
             Some(held) => Cells::Rows(held),
             None => Cells::Rows(row_set),
         }

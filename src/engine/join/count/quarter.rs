@@ -629,7 +629,7 @@ mod tests {
             "{}",
             cache.rest_s()
         );
-        // Room for every set: the 63 rows sets of 6 rows it does not hold.
+        // Room for every set: the 63 row sets of 6 rows it does not hold.
         let ample = RowCache::new(h, 1 << 30);
         row_set.fill((h, h), 0b000111);
         ample.offer(0b000111, &mut row_set, Duration::from_millis(3));

@@ -3,7 +3,7 @@
 
 use std::path::PathBuf;
 
-use nqueens::engine::join::{Adapter, JoinLayout};
+use nqueens::engine::join::{Adapter, JoinLayout, BUDGET_STEP_S};
 use nqueens::exec::shard::MAX_SHARDS;
 use nqueens::job::ShardRun;
 use nqueens::{Algorithm, Options, Run, Simd, Symmetry, MAX_N};
@@ -418,11 +418,12 @@ pub fn parse_size(s: &str) -> Result<u64, String> {
         .ok_or_else(rule)
 }
 
-/// `estimate`'s budget when `--budget` is not given, in seconds.
-pub const ESTIMATE_BUDGET_S: u64 = 20;
+/// `estimate`'s budget when `--budget` is not given, in seconds: the one
+/// the join's sample and sketch are sized for.
+const ESTIMATE_BUDGET_S: u64 = BUDGET_STEP_S as u64;
 
 /// The most `--budget` allows: a day.
-pub const MAX_BUDGET_S: u64 = 86_400;
+const MAX_BUDGET_S: u64 = 86_400;
 
 /// Whole seconds, 1..=[`MAX_BUDGET_S`].
 fn parse_budget(s: &str) -> Result<u64, String> {

@@ -79,7 +79,7 @@ pub use self::count::pairs::gpu::{
     Adapter, Gpu, GpuError, GpuReport, GPU_MEMORY_DEFAULT, GPU_MEMORY_LEAST, GPU_MEMORY_SHARE,
 };
 use self::count::{Frame, QuarterTable, RowCache, Source, Splits, RUN};
-pub use self::forecast::Sketch;
+pub use self::forecast::{Sketch, BUDGET_STEP_S};
 use self::order::{count_items, Layout, Order};
 pub use self::order::{Described, MemoryPlan};
 use crate::engine::cpu;

@@ -27,10 +27,9 @@ pub const JOIN_SAMPLES: usize = 256;
 /// about 500; n = 28 about 300; a 64-core node can reach the bound).
 pub const JOIN_SKETCHES: usize = 4096;
 
-/// The budget [`JOIN_SAMPLES`] and [`JOIN_SKETCHES`] are sized for
-/// (`estimate`'s default): a longer budget may take more in proportion,
-/// so that `estimate --budget` narrows the band on any number of
-/// threads.
+/// The budget [`JOIN_SAMPLES`] and [`JOIN_SKETCHES`] are sized for, and
+/// `estimate`'s default: a longer budget may take more in proportion, so
+/// that `estimate --budget` narrows the band on any number of threads.
 pub const BUDGET_STEP_S: f64 = 20.0;
 
 /// `most` for a budget of [`BUDGET_STEP_S`], scaled to `budget_s`: never

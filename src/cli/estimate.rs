@@ -261,8 +261,8 @@ fn write_text(e: &Estimate, out: &mut dyn Write) -> io::Result<()> {
         } => {
             writeln!(
                 out,
-                "  sketch       {sampled_units} of {units} slots sketched in {sketched_s:.1} s on \
-                 one thread (glue {:.0}% of the time, pairs the rest)",
+                "  sketch       {sampled_units} pair slots of {units} sketched in {sketched_s:.1} s, \
+                 weighed by a census of the slots (glue {:.0}% of the time, pairs the rest)",
                 100.0 * glue_share
             )?;
             writeln!(

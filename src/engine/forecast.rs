@@ -46,7 +46,8 @@ pub enum Basis {
         units: u64,
         /// Units per work item.
         units_per_item: u64,
-        /// The units sketched.
+        /// The pair units sketched (a census weighs them by how many
+        /// rows each holds north; empty slots are not sketched).
         sampled_units: usize,
         /// Seconds the sketch took.
         sketched_s: f64,
@@ -98,7 +99,7 @@ impl Basis {
                 sampled_units,
                 ..
             } => format!(
-                "{} work items of {units_per_item} slots, {sampled_units} slots sketched",
+                "{} work items of {units_per_item} slots, {sampled_units} pair slots sketched",
                 units.div_ceil(units_per_item)
             ),
         }

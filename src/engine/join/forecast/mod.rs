@@ -20,11 +20,12 @@ use crate::engine::{sample, Engine};
 /// [`BUDGET_STEP_S`] (as many more for each further step of budget).
 pub const JOIN_SAMPLES: usize = 256;
 
-/// The join's slots sketched at most for a forecast (past
+/// The join's pair slots sketched at most for a forecast (past
 /// [`LARGEST_SAMPLED`]) of up to [`BUDGET_STEP_S`], as many more for each
-/// further step: most are empty, and a few large ones carry much of the
-/// time, so as many as the budget allows (on 2 threads in 20 s, n = 26:
-/// about 500; n = 28 about 300; a 64-core node can reach the bound).
+/// further step: as many as the budget allows (on 2 threads in 20 s,
+/// n = 26: about 115; n = 28 about 55; a 64-core node can reach the
+/// bound). Empty slots are drawn again, not sketched: a census weighs
+/// the slots sketched ([`Join::sketch`]).
 pub const JOIN_SKETCHES: usize = 4096;
 
 /// The budget [`JOIN_SAMPLES`] and [`JOIN_SKETCHES`] are sized for, and

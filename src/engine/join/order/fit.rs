@@ -134,10 +134,11 @@ fn named_units() -> Vec<u64> {
 /// `NQUEENS_FIT_N` units' sketches ([`Join::sketch_item`]) beside the
 /// seconds counting them takes, on one thread, for `NQUEENS_SKETCH_UNITS`
 /// units (default 64, drawn from stretches spread over the order) or the
-/// units `NQUEENS_UNITS` names; and
-/// the whole board's sketch. `NQUEENS_SKETCH_ONLY=1` leaves the counts
-/// out (count_s empty): two builds' sketches of the same units, in
-/// seconds rather than hours.
+/// units `NQUEENS_UNITS` names, each with its group and rows (what
+/// scripts/sketch-strata.py sorts them by); and the whole board's sketch
+/// (`NQUEENS_SKETCH_NO_BOARD=1` leaves it out). `NQUEENS_SKETCH_ONLY=1`
+/// leaves the counts out (count_s empty): two builds' sketches of the
+/// same units, in seconds rather than hours.
 /// `NQUEENS_FIT_N=22 NQUEENS_FIT_OUT=FILE cargo test --release --lib -- --ignored sketch_against_count`.
 #[test]
 #[ignore = "counts units whole beside their sketches for scripts/sketch-check.py (minutes)"]
@@ -151,7 +152,7 @@ fn sketch_against_count() {
     let mut file = std::io::BufWriter::new(std::fs::File::create(&out).unwrap());
     writeln!(
         file,
-        "unit,glue_s,pairs_s,pairs,sketch_s,sketched_in_s,count_s,priced_pairs_s"
+        "unit,glue_s,pairs_s,pairs,sketch_s,sketched_in_s,count_s,priced_pairs_s,group,north,south,weight"
     )
     .unwrap();
     let units = join.order.units();
@@ -196,15 +197,22 @@ fn sketch_against_count() {
             };
             writeln!(
                 file,
-                "{unit},{:.9},{:.9},{:.6e},{:.9},{sketched_in:.6},{counted},{:.9}",
+                "{unit},{:.9},{:.9},{:.6e},{:.9},{sketched_in:.6},{counted},{:.9},{},{},{},{}",
                 sketch.glue_s,
                 sketch.pairs_s,
                 sketch.pairs,
                 sketch.seconds(),
-                sketch.priced_pairs_s
+                sketch.priced_pairs_s,
+                item.group,
+                item.north,
+                item.south,
+                item.weight
             )
             .unwrap();
             file.flush().unwrap();
+        }
+        if std::env::var("NQUEENS_SKETCH_NO_BOARD").is_ok_and(|v| v == "1") {
+            return;
         }
         // The whole board's sketch, as `estimate` makes it (256 units, 20 s).
         let board = join.sketch(256, 20.0, n as u64);

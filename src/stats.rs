@@ -150,17 +150,6 @@ pub struct Estimate {
     pub standard_error: f64,
 }
 
-impl Estimate {
-    /// The standard error relative to the mean (0 when the mean is not
-    /// positive).
-    pub fn relative_error(&self) -> f64 {
-        match self.mean > 0.0 {
-            true => self.standard_error / self.mean,
-            false => 0.0,
-        }
-    }
-}
-
 impl Strata {
     /// The fewest values a pool of strata is measured by.
     pub const POOLED: usize = 4;

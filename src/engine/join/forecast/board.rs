@@ -171,9 +171,7 @@ impl Join {
             let mut draws = Draws::stream(seed, place as u64);
             (0..TRIES).find_map(|_| {
                 let unit = draws.in_stretch(place as u64, grid, units);
-                let item = order
-                    .unit(unit)
-                    .filter(|item| item.fixed_index().is_none())?;
+                let item = order.pair_unit(unit)?;
                 let sketch = self.sketch_item(&item, &mut draws);
                 Some((stratum(&item), sketch.seconds(), sketch.glue_s))
             })
@@ -205,17 +203,15 @@ impl Join {
             glue.push(stratum, glued);
         }
         let (mean, glue) = (seconds.mean(), glue.mean());
-        let fixed: f64 = (0..burnside::items(self.n)).map(fixed_s).sum();
+        let fixed: Vec<f64> = (0..burnside::items(self.n)).map(fixed_s).collect();
         let pairs_s = mean.mean * units as f64;
-        let largest_fixed = (0..burnside::items(self.n))
-            .map(fixed_s)
-            .fold(0.0, f64::max);
+        let largest_fixed = fixed.iter().copied().fold(0.0, f64::max);
         let largest_unit = done
             .iter()
             .map(|&(_, (_, took, _))| took)
             .fold(largest_fixed, f64::max);
         let per_item = order.per_item();
-        let total = pairs_s + fixed;
+        let total = pairs_s + fixed.iter().sum::<f64>();
         Sketch {
             units,
             per_item,
@@ -250,7 +246,7 @@ impl Join {
                 let mut counts = vec![0u64; STRATA];
                 for _ in 0..CENSUS_TASK {
                     let unit = draws.below_u64(units);
-                    if let Some(item) = order.unit(unit).filter(|i| i.fixed_index().is_none()) {
+                    if let Some(item) = order.pair_unit(unit) {
                         counts[stratum(&item)] += 1;
                     }
                 }

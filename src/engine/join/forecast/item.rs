@@ -1008,7 +1008,7 @@ mod tests {
             );
             let mut halves = 0;
             for unit in 0..join.order.units() {
-                let Some(item) = join.order.unit(unit).filter(|i| i.fixed_index().is_none()) else {
+                let Some(item) = join.order.pair_unit(unit) else {
                     continue;
                 };
                 let first = join.frames[join.groups[item.group as usize].start];

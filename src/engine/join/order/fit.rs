@@ -169,11 +169,7 @@ fn sketch_against_count() {
         let grid = (16 * wanted).min(units);
         super::cost::interleave(grid as usize)
             .map(|place| picks.in_stretch(place as u64, grid, units).min(units - 1))
-            .filter(|&unit| {
-                join.order
-                    .unit(unit)
-                    .is_some_and(|item| item.fixed_index().is_none())
-            })
+            .filter(|&unit| join.order.pair_unit(unit).is_some())
             .take(wanted as usize)
             .collect()
     } else {
@@ -252,7 +248,7 @@ fn unit_times() {
     pool.install(|| {
         for unit in units {
             let clock = Instant::now();
-            let item = join.order.unit(unit).filter(|i| i.fixed_index().is_none());
+            let item = join.order.pair_unit(unit);
             let tally = item.map_or(0, |item| join.count_item(&item));
             writeln!(file, "{unit},{tally},{:.6}", clock.elapsed().as_secs_f64()).unwrap();
             file.flush().unwrap();

@@ -158,6 +158,12 @@ impl Order {
         }
     }
 
+    /// The pair item unit `unit` holds, if it holds one (not an empty
+    /// slot, not a fixed-point search).
+    pub(in crate::engine::join) fn pair_unit(&self, unit: u64) -> Option<Item> {
+        self.unit(unit).filter(|item| item.fixed_index().is_none())
+    }
+
     /// Units per work item: 1 when listed.
     pub(in crate::engine::join) fn per_item(&self) -> u64 {
         match self {

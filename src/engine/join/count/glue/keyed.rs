@@ -666,7 +666,7 @@ mod tests {
         let join = Join::new(n, Join::fastest(), u64::MAX).unwrap();
         let (mut rows, mut scratch) = ((RowSet::default(), RowSet::default()), Scratch::default());
         for unit in (0..join.order.units()).step_by(stride) {
-            let Some(item) = join.order.unit(unit).filter(|i| i.fixed_index().is_none()) else {
+            let Some(item) = join.order.pair_unit(unit) else {
                 continue;
             };
             let first = join.frames[join.groups[item.group as usize].start];
@@ -711,7 +711,7 @@ mod tests {
             let [east, west, spare] = &mut lists;
             let mut split = 0;
             for unit in 0..join.order.units() {
-                let Some(item) = join.order.unit(unit).filter(|i| i.fixed_index().is_none()) else {
+                let Some(item) = join.order.pair_unit(unit) else {
                     continue;
                 };
                 let frames = &join.frames[join.groups[item.group as usize].clone()];

@@ -125,9 +125,12 @@ struct HalfSketch {
     /// half is glued whole).
     filled_s: f64,
     cells_s: f64,
-    /// Seconds one key pass takes to walk it, gluing nothing: its cells
-    /// (as `cells_s`), its lower quarters sorted and its upper ones placed.
+    /// Seconds one key pass takes to walk it as the outer side, gluing
+    /// nothing: its cells (as `cells_s`), its lower quarters sorted (placed
+    /// twice) and its upper ones placed; as the inner side, its lower
+    /// quarters are placed once (`walk_s - sort_s`).
     walk_s: f64,
+    sort_s: f64,
     /// A sample of its patterns.
     patterns: Vec<u64>,
     /// The count's own sample of it ([`Join::sample_side`]): what key
@@ -388,10 +391,12 @@ impl Join {
             sketch.glue_s += cells_s;
             sketch.cells_s += cells_s;
             // A key pass walks the split again each time: its lower
-            // quarters sorted by bucket (placed twice), every upper
-            // quarter placed and held against the pass's value.
+            // quarters sorted by bucket (placed twice; once on an inner
+            // side, one bucket), every upper quarter placed and held
+            // against the pass's value.
             let clock = Instant::now();
             self.place_lowers(half, cell, &mut lower);
+            sketch.sort_s += clock.elapsed().as_secs_f64() * per_split;
             for &a in upper {
                 std::hint::black_box(self.place_upper(half, a));
             }
@@ -645,7 +650,8 @@ impl Join {
                 // pairs it keeps (about its share of the halves).
                 let inner_v: Vec<u64> = thin.iter().copied().filter(|&x| x & value == 0).collect();
                 let kept = inner_v.len() as f64 / thin.len() as f64;
-                glue_s += (inner.walk_s + kept * inner.tests_s()) * outer_lists * scale;
+                let walk_s = inner.walk_s - inner.sort_s;
+                glue_s += (walk_s + kept * inner.tests_s()) * outer_lists * scale;
                 if inner_v.is_empty() {
                     passes.push(pass);
                     continue;

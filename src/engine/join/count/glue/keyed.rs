@@ -407,7 +407,8 @@ impl Join {
     /// `filter` does not rule out, sorted by bucket; whether any are.
     /// Placed twice (their buckets counted, then each put in its place):
     /// a placement is a few shifts, and no second copy of the cell's
-    /// lower quarters is kept.
+    /// lower quarters is kept. A filter of one bucket (an inner side's
+    /// pass: no bit of the value) places each once, in order.
     fn sort_lowers(
         &self,
         half: &Half,
@@ -424,6 +425,20 @@ impl Join {
             let kept = b.0 & forbidden.0 == 0 && b.1 & forbidden.1 == 0 && !filter.rules_out(part);
             (b, part, kept)
         });
+        if filter.buckets() == 1 {
+            for vector in [&mut lower.sums, &mut lower.diffs, &mut lower.patterns] {
+                vector.clear();
+            }
+            for (b, part, _) in placed.filter(|&(_, _, kept)| kept) {
+                lower.sums.push(b.0);
+                lower.diffs.push(b.1);
+                lower.patterns.push(part);
+            }
+            let kept = lower.sums.len();
+            starts.clear();
+            starts.extend([0, kept]);
+            return kept > 0;
+        }
         starts.clear();
         starts.resize(filter.buckets() + 1, 0);
         buckets.clear();

@@ -130,6 +130,8 @@ struct HalfSketch {
     /// twice) and its upper ones placed; as the inner side, its lower
     /// quarters are placed once (`walk_s - sort_s`).
     walk_s: f64,
+    /// Of which: the lower quarters' second placement, the sort's (an
+    /// inner side's walk, of one bucket, skips it).
     sort_s: f64,
     /// A sample of its patterns.
     patterns: Vec<u64>,

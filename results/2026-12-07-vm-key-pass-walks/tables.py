@@ -51,3 +51,14 @@ print("| n | e | median against e = 0 (4 seeds) |")
 print("|---|---|---|")
 for (n, e), rs in sorted(ratios.items()):
     print(f"| {n} | {e} | {statistics.median(rs):.3f} |")
+print()
+print("## What an inner side's walk keeps (kept-probe.diff, kept-probe.txt)\n")
+print("| n | upper quarters kept | lower quarters kept |")
+print("|---|---|---|")
+text = (here / "kept-probe.txt").read_text().splitlines()
+for head, line in zip(text[0::2], text[1::2]):
+    n = head.split()[1]
+    words = line.split()
+    up = [int(x) for x in words[words.index("uppers") + 1].split("/")]
+    low = [int(x) for x in words[words.index("lowers") + 1].split("/")]
+    print(f"| {n} | {up[0] / up[1]:.1%} of {up[1]:,} | {low[0] / low[1]:.1%} of {low[1]:,} |")

@@ -320,8 +320,9 @@ fn held(side: &[u64]) -> ([u32; 64], f64) {
     (held, sampled)
 }
 
-/// A side's bucket bounds: room for the most buckets and the end.
-type Starts = [usize; (1 << MOST_KEY_BITS) + 1];
+/// Room for a side's bucket bounds: the most buckets and the end.
+const BOUNDS: usize = (1 << MOST_KEY_BITS) + 1;
+type Starts = [usize; BOUNDS];
 
 /// Writes `patterns` into `sorted`, squeezed, bucket by bucket (by key
 /// value, each worked out once into `values`); `starts[v]..starts[v + 1]`
@@ -385,8 +386,8 @@ impl Default for Sorted {
     fn default() -> Sorted {
         Sorted {
             patterns: Vec::new(),
-            starts: Box::new([0; (1 << MOST_KEY_BITS) + 1]),
-            next: Box::new([0; (1 << MOST_KEY_BITS) + 1]),
+            starts: Box::new([0; BOUNDS]),
+            next: Box::new([0; BOUNDS]),
             buckets: 0,
         }
     }

@@ -859,8 +859,7 @@ mod tests {
 
     #[test]
     fn row_sets_are_filled_as_far_as_the_limit_leaves_room() {
-        use super::count::quarter::RowSet;
-        use super::order::layout::FILL_CEILING;
+        use super::order::layout::{fill_room, FILL_CEILING};
         // n = 28: 14×14 row sets; the searched layout plans for four of
         // SEARCHED_FILL_MOST placements a thread and fills larger ones only
         // where the limit leaves room for them, within it.
@@ -869,7 +868,7 @@ mod tests {
         let needed = Join::plan(n, JoinLayout::Searched, threads as usize)
             .unwrap()
             .total();
-        let room = |most| 4 * (RowSet::bytes(h, most) - RowSet::bytes(h, SEARCHED_FILL_MOST));
+        let room = |most| fill_room(h, most);
         let limits = [
             (needed, SEARCHED_FILL_MOST),
             (

@@ -37,8 +37,9 @@ pub struct MemoryPlan {
     /// limit leaves holds four a thread, once the join is built); 0
     /// elsewhere.
     pub fill_most: u64,
-    /// What each thread's four row sets may take beyond what `per_thread`
-    /// plans for them, filled with up to `fill_most` placements.
+    /// What each thread's four row sets, and its key signatures of their
+    /// quarters, may take beyond what `per_thread` plans for them, filled
+    /// with up to `fill_most` placements ([`fill_room`]).
     pub fill_room: u64,
     /// The row sets every worker shares where there is no whole table
     /// (at most 1 GiB, or half of what the limit leaves), once the
@@ -81,9 +82,8 @@ impl MemoryPlan {
     ) -> MemoryPlan {
         let mut plan = self;
         if cells == Source::Searched {
-            let least = quarter::RowSet::bytes(h, SEARCHED_FILL_MOST);
             let spare = limit.saturating_sub(self.total()) / 2;
-            let room = |most| 4 * (quarter::RowSet::bytes(h, most) - least);
+            let room = |most| fill_room(h, most);
             let mut most = SEARCHED_FILL_MOST;
             while most < FILL_CEILING && room(2 * most) * self.threads as u64 <= spare {
                 most *= 2;
@@ -106,6 +106,15 @@ impl MemoryPlan {
             + (self.per_thread + self.fill_room) * self.threads as u64
             + self.row_cache
     }
+}
+
+/// What a thread takes beyond its plan where it fills its four h×h row
+/// sets with up to `most` placements, not [`SEARCHED_FILL_MOST`]: the
+/// row sets, and the key signatures of the two sides' quarters.
+pub(in crate::engine::join) fn fill_room(h: usize, most: u64) -> u64 {
+    4 * (quarter::RowSet::bytes(h, most) - quarter::RowSet::bytes(h, SEARCHED_FILL_MOST))
+        + keyed::signature_bytes(h, most)
+        - keyed::signature_bytes(h, SEARCHED_FILL_MOST)
 }
 
 /// The work items in their order.
@@ -369,7 +378,7 @@ impl Join {
             // table.
             per_thread: scratch(east, west, largest.lower)
                 + row_sets
-                + keyed::scratch_bytes(largest.lower),
+                + keyed::scratch_bytes(largest.lower, (h, sizes.largest_row_set())),
             threads,
             fill_most: 0,
             fill_room: 0,
@@ -415,11 +424,11 @@ impl Join {
             // The upper cell of the split being glued (the lower one is
             // placed as the scratch's lower quarters), the four row sets
             // filled where they are small enough, and what key passes
-            // sort the lower quarters by.
+            // sort the lower quarters by and test them on.
             per_thread: scratch(list, list, cell)
                 + 8 * cell
                 + 4 * quarter::RowSet::bytes(h, SEARCHED_FILL_MOST)
-                + keyed::scratch_bytes(cell),
+                + keyed::scratch_bytes(cell, (h, SEARCHED_FILL_MOST)),
             threads: 1,
             fill_most: SEARCHED_FILL_MOST,
             fill_room: 0,

@@ -39,14 +39,14 @@
 //! turn): 84.6 -> 16.1 s, 62.3 -> 17.9 s and 8.9 -> 2.0 s, the 12-bit
 //! sieve included; n = 24: 0.92-3.02 -> 0.64-1.72 s (five items).
 
-use super::{Half, Lower, Quarter};
+use super::{Cells, Half, Lower, Quarter};
 use crate::engine::join::count::frames::{Frame, Shape};
 use crate::engine::join::count::quarter::RowSet;
 use crate::engine::join::Join;
 
 /// Which halves a glue keeps: those whose pattern holds exactly `value`'s
 /// bits among `mask`'s (all halves: [`Filter::ALL`]).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(in crate::engine::join) struct Filter {
     pub(in crate::engine::join) mask: u64,
     pub(in crate::engine::join) value: u64,
@@ -223,6 +223,197 @@ pub(in crate::engine::join) struct Scratch {
     starts: Vec<usize>,
     buckets: Vec<u16>,
     pub(super) cells: [Vec<Quarter>; 2],
+    /// The outer side's key signatures and the inner side's, while an
+    /// item is counted.
+    signatures: [Signatures; 2],
+}
+
+/// A quarter's key signature when it meets the diagonals its half keeps
+/// off: no pass keeps it.
+const OFF: u16 = 1 << 15;
+
+// A signature holds the key's bits below OFF.
+const _: () = assert!(MOST_KEY_BITS < 15);
+
+/// The key signatures of a side's quarters, worked out once an item: for
+/// each quarter, the key's bits its part of a pattern holds, packed
+/// ([`Filter::bucket`] on the key), or [`OFF`]. A pass keeps few of a
+/// side's quarters (an inner side's, those with none of its value's bits:
+/// at n = 30 about 4 % of the upper quarters and 3 % of the lower,
+/// results/2026-12-07-vm-key-pass-walks; an outer side's, those with no
+/// key bit the value lacks), so a walk tests two bytes a quarter and
+/// places only those it keeps, where it placed every one and tested it.
+/// Split k's upper quarters' signatures are `marks[starts[2k]..starts[2k
+/// + 1]]`, in its upper cell's order, its lower ones' the next stretch.
+/// Two bytes a quarter of the side's two row sets at most
+/// ([`signature_bytes`]): a split's cells are its own column sets.
+#[derive(Default)]
+pub(in crate::engine::join) struct Signatures {
+    /// The key on the side's own patterns: `value` holds its bits.
+    on_key: Filter,
+    starts: Vec<usize>,
+    marks: Vec<u16>,
+}
+
+impl Signatures {
+    /// The walk that keeps what `filter` keeps (on the side's own
+    /// patterns, its bits among the key's) by testing signatures: a
+    /// quarter is kept if it holds none of the key bits the filter rules
+    /// out, and is not [`OFF`].
+    fn walk(&self, filter: Filter) -> Walk<'_> {
+        debug_assert_eq!(
+            filter.mask & !self.on_key.value,
+            0,
+            "a filter on the key's bits"
+        );
+        let test = self.on_key.bucket(filter.mask & !filter.value) as u16 | OFF;
+        Walk {
+            filter,
+            signed: Some((self, test)),
+        }
+    }
+
+    /// The signatures of split `k`'s upper and lower quarters.
+    fn of_split(&self, k: usize) -> (&[u16], &[u16]) {
+        let starts = &self.starts[2 * k..2 * k + 3];
+        (
+            &self.marks[starts[0]..starts[1]],
+            &self.marks[starts[1]..starts[2]],
+        )
+    }
+}
+
+/// The places of a cell a walk looks at: all of them from one on, or
+/// those whose signature holds none of `test`'s bits, found 64 at a
+/// time.
+#[derive(Clone)]
+enum Places<'a> {
+    All(std::ops::Range<usize>),
+    Kept {
+        marks: &'a [u16],
+        test: u16,
+        /// Where the next 64 start, and which of the last 64 are still to
+        /// go.
+        next: usize,
+        bits: u64,
+    },
+}
+
+impl<'a> Places<'a> {
+    /// The places of a cell of `len` quarters from `from` on that a walk
+    /// keeps: by `signed`'s test on `marks` (the cell's signatures), or
+    /// all of them.
+    fn of(len: usize, from: usize, signed: Option<(&'a [u16], u16)>) -> Self {
+        match signed {
+            None => Places::All(from.min(len)..len),
+            Some((marks, test)) => {
+                debug_assert_eq!(marks.len(), len, "a signature for each quarter");
+                Places::Kept {
+                    marks,
+                    test,
+                    next: from,
+                    bits: 0,
+                }
+            }
+        }
+    }
+}
+
+impl Iterator for Places<'_> {
+    type Item = usize;
+
+    #[inline(always)]
+    fn next(&mut self) -> Option<usize> {
+        match self {
+            Places::All(range) => range.next(),
+            Places::Kept {
+                marks,
+                test,
+                next,
+                bits,
+            } => {
+                while *bits == 0 {
+                    let rest = marks.get(*next..).filter(|rest| !rest.is_empty())?;
+                    *bits = match rest.first_chunk::<64>() {
+                        Some(chunk) => kept_of_64(chunk, *test),
+                        None => rest.iter().enumerate().fold(0, |bits, (j, &mark)| {
+                            bits | u64::from(mark & *test == 0) << j
+                        }),
+                    };
+                    *next += 64;
+                }
+                let place = *next - 64 + bits.trailing_zeros() as usize;
+                *bits &= *bits - 1;
+                Some(place)
+            }
+        }
+    }
+}
+
+/// Which of 64 signatures hold none of `test`'s bits, as bits. A byte for
+/// each first (a loop the compiler vectorises on any x86-64), then eight
+/// bytes of 0 or 1 gathered into eight bits by one multiplication: bit
+/// 8i times 2^(56 - 7i) lands on bit 56 + i, and no two of the products
+/// fall on one bit. A loop that shifted each test into the word took
+/// about 30 instructions for four signatures.
+#[inline(always)]
+fn kept_of_64(marks: &[u16; 64], test: u16) -> u64 {
+    let mut kept = [0u8; 64];
+    for (byte, &mark) in kept.iter_mut().zip(marks) {
+        *byte = u8::from(mark & test == 0);
+    }
+    kept.chunks_exact(8)
+        .enumerate()
+        .fold(0, |bits, (k, eight)| {
+            let eight = u64::from_le_bytes(eight.try_into().expect("eight bytes"));
+            bits | (eight.wrapping_mul(0x0102_0408_1020_4080) >> 56) << (8 * k)
+        })
+}
+
+/// [`Filter::bucket`] by eight table lookups, one for each byte of the
+/// pattern (a bucket is bitwise in the pattern): where one filter packs a
+/// whole side's quarters, about 60 instructions a quarter less.
+struct Packer([[u16; 256]; 8]);
+
+impl Packer {
+    fn new(filter: Filter) -> Packer {
+        let mut tables = [[0; 256]; 8];
+        for (k, table) in tables.iter_mut().enumerate() {
+            for (byte, packed) in table.iter_mut().enumerate() {
+                *packed = filter.bucket((byte as u64) << (8 * k)) as u16;
+            }
+        }
+        Packer(tables)
+    }
+
+    #[inline(always)]
+    fn pack(&self, x: u64) -> u16 {
+        let bytes = x.to_le_bytes();
+        bytes.iter().zip(&self.0).fold(0, |packed, (&byte, table)| {
+            packed | table[usize::from(byte)]
+        })
+    }
+}
+
+/// How a key pass walks a side: which halves it keeps (its filter), and
+/// the side's signatures with their test where they are worked out
+/// ([`Signatures::walk`]).
+#[derive(Clone, Copy)]
+pub(in crate::engine::join) struct Walk<'a> {
+    filter: Filter,
+    signed: Option<(&'a Signatures, u16)>,
+}
+
+/// The walk that keeps what `filter` keeps: by `signed`'s signatures
+/// where they are worked out, else placing every quarter and testing it.
+fn walk(signed: Option<&Signatures>, filter: Filter) -> Walk<'_> {
+    match signed {
+        Some(signatures) => signatures.walk(filter),
+        None => Walk {
+            filter,
+            signed: None,
+        },
+    }
 }
 
 /// A side's halves as key passes see them before gluing it: a sample of
@@ -316,20 +507,16 @@ impl Join {
     pub(in crate::engine::join) fn glue_through(
         &self,
         half: &Half,
-        filter: Filter,
+        walk: Walk,
         scratch: &mut Scratch,
         (patterns, most): (&mut Vec<u64>, usize),
         mut flush: impl FnMut(&mut Vec<u64>, &mut Scratch),
     ) {
-        for &upper_columns in half.splits {
+        for k in 0..half.splits.len() {
             let mut from = 0;
-            while let Some(stopped) = self.glue_split(
-                half,
-                (upper_columns, from),
-                filter,
-                scratch,
-                (patterns, most),
-            ) {
+            while let Some(stopped) =
+                self.glue_split(half, (k, from), walk, scratch, (patterns, most))
+            {
                 flush(patterns, scratch);
                 debug_assert!(patterns.is_empty(), "a flush empties the list");
                 from = stopped;
@@ -340,18 +527,19 @@ impl Join {
         }
     }
 
-    /// Glues the halves of the split `upper_columns` that `filter` keeps,
-    /// from its upper quarter `from` on, into `patterns`; stops at the
-    /// first upper quarter whose halves might not fit in `most` (unless
-    /// the list is empty) and says which.
+    /// Glues the halves of split `k` that `walk` keeps, from its upper
+    /// quarter `from` on, into `patterns`; stops at the first upper
+    /// quarter whose halves might not fit in `most` (unless the list is
+    /// empty) and says which.
     fn glue_split(
         &self,
         half: &Half,
-        (upper_columns, from): (u32, usize),
-        filter: Filter,
+        (k, from): (usize, usize),
+        walk: Walk,
         scratch: &mut Scratch,
         (patterns, most): (&mut Vec<u64>, usize),
     ) -> Option<usize> {
+        let upper_columns = half.splits[k];
         let [upper_cell, lower_cell] = &mut scratch.cells;
         let upper = half.uppers.cell(upper_columns, upper_cell);
         if upper.len() <= from {
@@ -360,12 +548,21 @@ impl Join {
         let cell = half
             .lowers
             .cell(half.side.columns ^ upper_columns, lower_cell);
+        let (upper_marks, lower_marks) = match walk.signed {
+            Some((signatures, test)) => {
+                let (upper, lower) = signatures.of_split(k);
+                (Some((upper, test)), Some((lower, test)))
+            }
+            None => (None, None),
+        };
+        let filter = walk.filter;
         let sorted = (
             &mut scratch.lower,
             &mut scratch.starts,
             &mut scratch.buckets,
         );
-        if !self.sort_lowers(half, cell, filter, sorted) {
+        let lowers = Places::of(cell.len(), 0, lower_marks);
+        if !self.sort_lowers(half, (cell, lowers), filter, sorted) {
             return None;
         }
         let (lower, starts) = (&scratch.lower, &scratch.starts);
@@ -380,8 +577,8 @@ impl Join {
                 Some((every & !held) | some)
             })
         };
-        for (i, &a) in upper.iter().enumerate().skip(from) {
-            let Some(a) = self.place_upper(half, a) else {
+        for i in Places::of(upper.len(), from, upper_marks) {
+            let Some(a) = self.place_upper(half, upper[i]) else {
                 continue;
             };
             if filter.rules_out(a.pattern) {
@@ -403,24 +600,79 @@ impl Join {
         None
     }
 
-    /// Places `cell`'s lower quarters for `half` into `sorted`, those that
-    /// `filter` does not rule out, sorted by bucket; whether any are.
-    /// Placed twice (their buckets counted, then each put in its place):
-    /// a placement is a few shifts, and no second copy of the cell's
-    /// lower quarters is kept. A filter of one bucket (an inner side's
-    /// pass: no bit of the value) places each once, in order.
+    /// Works out the key signatures of `half`'s quarters for the key bits
+    /// `key` (on its own patterns) into `signatures`, and says whether it
+    /// did: not where a cell is searched (a row set too large to fill),
+    /// which a walk searches again anyway.
+    pub(in crate::engine::join) fn sign(
+        &self,
+        half: &Half,
+        key: u64,
+        cells: &mut [Vec<Quarter>; 2],
+        signatures: &mut Signatures,
+    ) -> bool {
+        if matches!(half.uppers, Cells::Counted(..)) || matches!(half.lowers, Cells::Counted(..)) {
+            return false;
+        }
+        let on_key = Filter {
+            mask: key,
+            value: key,
+        };
+        let packed = Packer::new(on_key);
+        let (n, h) = (self.n, self.h);
+        let (forbidden, shape, _) = half.keep;
+        let Signatures {
+            on_key: kept_on,
+            starts,
+            marks,
+        } = signatures;
+        *kept_on = on_key;
+        starts.clear();
+        marks.clear();
+        starts.push(0);
+        let [upper_cell, lower_cell] = cells;
+        for &upper_columns in half.splits {
+            let upper = half.uppers.cell(upper_columns, upper_cell);
+            marks.extend(upper.iter().map(|&a| match self.place_upper(half, a) {
+                Some(a) => packed.pack(a.pattern),
+                None => OFF,
+            }));
+            starts.push(marks.len());
+            let cell = half
+                .lowers
+                .cell(half.side.columns ^ upper_columns, lower_cell);
+            marks.extend(cell.iter().map(|b| {
+                // The south quarters' first row is n - h.
+                let b = b.place(n, h, n - h, half.side.c0);
+                match b.0 & forbidden.0 == 0 && b.1 & forbidden.1 == 0 {
+                    true => packed.pack(shape.pattern(b)),
+                    false => OFF,
+                }
+            }));
+            starts.push(marks.len());
+        }
+        true
+    }
+
+    /// Places `cell`'s lower quarters at `places` (all, or those their
+    /// signatures keep) for `half` into `sorted`, those that `filter`
+    /// does not rule out, sorted by bucket; whether any are. Placed twice
+    /// (their buckets counted, then each put in its place): a placement
+    /// is a few shifts, and no second copy of the cell's lower quarters
+    /// is kept. A filter of one bucket (an inner side's pass: no bit of
+    /// the value) places each once, in order.
     fn sort_lowers(
         &self,
         half: &Half,
-        cell: &[Quarter],
+        (cell, places): (&[Quarter], Places),
         filter: Filter,
         (lower, starts, buckets): (&mut Lower, &mut Vec<usize>, &mut Vec<u16>),
     ) -> bool {
         let (n, h) = (self.n, self.h);
         let (forbidden, shape, _) = half.keep;
         // The south quarters' first row is n - h.
-        let placed = cell.iter().map(|b| {
-            let b = b.place(n, h, n - h, half.side.c0);
+        let placed = places.map(|j| {
+            let b = cell[j].place(n, h, n - h, half.side.c0);
             let part = shape.pattern(b);
             let kept = b.0 & forbidden.0 == 0 && b.1 & forbidden.1 == 0 && !filter.rules_out(part);
             (b, part, kept)
@@ -498,11 +750,20 @@ pub(in crate::engine::join) fn key_bits(halves: f64, most: u64) -> u32 {
 }
 
 /// The bytes a thread's key passes keep beside the item's own scratch,
-/// for lower cells of at most `cell` quarters: a bucket for each lower
-/// quarter and where each bucket starts (the lower quarters are sorted
-/// into the item's own scratch, the outer side's and the inner's in turn).
-pub(in crate::engine::join) fn scratch_bytes(cell: u64) -> u64 {
-    2 * cell + 8 * ((1 << MOST_KEY_BITS) + 1)
+/// for lower cells of at most `cell` quarters and h×h row sets of at most
+/// `row_set` placements: a bucket for each lower quarter and where each
+/// bucket starts (the lower quarters are sorted into the item's own
+/// scratch, the outer side's and the inner's in turn), and both sides'
+/// signatures ([`signature_bytes`]).
+pub(in crate::engine::join) fn scratch_bytes(cell: u64, (h, row_set): (usize, u64)) -> u64 {
+    2 * cell + 8 * ((1 << MOST_KEY_BITS) + 1) + signature_bytes(h, row_set)
+}
+
+/// The bytes both sides' [`Signatures`] take where each side's two h×h
+/// row sets hold at most `row_set` placements: two bytes a quarter, and
+/// where each split's stretches start (a side has at most 2^h splits).
+pub(in crate::engine::join) fn signature_bytes(h: usize, row_set: u64) -> u64 {
+    2 * (2 * 2 * row_set + 8 * (2 * (1 << h) + 1))
 }
 
 impl Join {
@@ -563,6 +824,32 @@ impl Join {
         inner_list.clear();
         outer_list.reserve_exact(most + super::SLACK);
         inner_list.reserve_exact(most + super::SLACK);
+        // Each side's signatures on its own key bits, kept out of the
+        // scratch while the walks borrow it.
+        let [mut outer_signatures, mut inner_signatures] = std::mem::take(&mut scratch.signatures);
+        let on_key = |is_east| {
+            let key = Filter {
+                mask: key,
+                value: key,
+            };
+            own(key, is_east).value
+        };
+        let outer_signed = self
+            .sign(
+                outer,
+                on_key(east_outer),
+                &mut scratch.cells,
+                &mut outer_signatures,
+            )
+            .then_some(&outer_signatures);
+        let inner_signed = self
+            .sign(
+                inner,
+                on_key(!east_outer),
+                &mut scratch.cells,
+                &mut inner_signatures,
+            )
+            .then_some(&inner_signatures);
         let mut total = 0;
         for v in 0..1u64 << key.count_ones() {
             let value = deposit(v, key);
@@ -577,16 +864,17 @@ impl Join {
                 },
                 !east_outer,
             );
+            let inner_walk = walk(inner_signed, inner_filter);
             let outer_list = (&mut *outer_list, most);
             self.glue_through(
                 outer,
-                outer_filter,
+                walk(outer_signed, outer_filter),
                 scratch,
                 outer_list,
                 |outer_list, scratch| {
                     mirror(outer_list, east_outer);
                     let inner_list = (&mut *inner_list, most);
-                    self.glue_through(inner, inner_filter, scratch, inner_list, |inner_list, _| {
+                    self.glue_through(inner, inner_walk, scratch, inner_list, |inner_list, _| {
                         mirror(inner_list, !east_outer);
                         total += match east_outer {
                             true => pairs(outer_list, inner_list, spare),
@@ -598,6 +886,7 @@ impl Join {
                 },
             );
         }
+        scratch.signatures = [outer_signatures, inner_signatures];
         total
     }
 }
@@ -637,6 +926,12 @@ impl Join {
         east_list.clear();
         west_list.reserve_exact(most + super::SLACK);
         east_list.reserve_exact(most + super::SLACK);
+        // The west side's signatures (each frame's east side is laid out
+        // again for each west list: walked with its filter).
+        let [mut west_signatures, inner_signatures] = std::mem::take(&mut scratch.signatures);
+        let west_signed = self
+            .sign(west, key, &mut scratch.cells, &mut west_signatures)
+            .then_some(&west_signatures);
         let mut total = 0;
         for v in 0..1u64 << key.count_ones() {
             let value = deposit(v, key);
@@ -649,6 +944,7 @@ impl Join {
                 value: 0,
             };
             let west_list = (&mut *west_list, most);
+            let outer = walk(west_signed, outer);
             self.glue_through(west, outer, scratch, west_list, |west_list, scratch| {
                 for (k, frame) in frames.iter().enumerate() {
                     if !passes(value, k) {
@@ -657,6 +953,7 @@ impl Join {
                     let rows = (&mut *east_upper, &mut *east_lower);
                     let half = self.half(others, frame.east, keep_off(frame), rows);
                     let east_list = (&mut *east_list, most);
+                    let inner = walk(None, inner);
                     self.glue_through(&half, inner, scratch, east_list, |east_list, _| {
                         total += pairs(east_list, west_list);
                         east_list.clear();
@@ -665,6 +962,7 @@ impl Join {
                 west_list.clear();
             });
         }
+        scratch.signatures = [west_signatures, inner_signatures];
         total
     }
 }
@@ -837,6 +1135,47 @@ mod tests {
             (0.98..1.02).contains(&ratio),
             "{whole_sum} halves sampled as {sampled_sum}"
         );
+    }
+
+    #[test]
+    fn a_walk_keeps_the_places_whose_signatures_hold_none_of_the_test() {
+        // Lengths about whole 64s, walks from places inside them.
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        for len in [0, 1, 63, 64, 65, 127, 128, 200] {
+            let marks: Vec<u16> = (0..len)
+                .map(|_| {
+                    x ^= x << 13;
+                    x ^= x >> 7;
+                    x ^= x << 17;
+                    (x & 0x800f) as u16
+                })
+                .collect();
+            for test in [OFF, OFF | 0b1, OFF | 0b1010, OFF | 0b1111] {
+                for from in [0, 1, 63, 64, 70].into_iter().filter(|&f| f <= len) {
+                    let kept: Vec<usize> = Places::of(len, from, Some((&marks, test))).collect();
+                    let want: Vec<usize> = (from..len).filter(|&i| marks[i] & test == 0).collect();
+                    assert_eq!(kept, want, "len {len}, test {test:b}, from {from}");
+                    let all: Vec<usize> = Places::of(len, from, None).collect();
+                    assert_eq!(all, (from..len).collect::<Vec<_>>());
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_packer_packs_as_the_filter_buckets() {
+        let filter = Filter {
+            mask: 0,
+            value: 0x8000_0100_0f00_0031,
+        };
+        let packer = Packer::new(filter);
+        let mut x = 0x2545_f491_4f6c_dd1du64;
+        for _ in 0..1000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            assert_eq!(usize::from(packer.pack(x)), filter.bucket(x), "{x:x}");
+        }
     }
 
     #[test]

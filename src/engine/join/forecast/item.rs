@@ -30,7 +30,11 @@
 //! pass would take longer than [`REAL_PASS_MOST`] at the pace, checked on
 //! a smaller pass of the item's (n = 28's and 30's largest items; odd
 //! boards' passes take an eighth of the pace's price), the work is priced
-//! at the pace, as before.
+//! at the pace, as before. Its glue is timed the same way: the walks of
+//! [`WALKED`] values spread over the key's, counted as the count counts
+//! them but for their pairs, in the run that times the drawn pass (the
+//! walks test each quarter's key signature and place only the quarters a
+//! pass keeps, which no sample of halves prices).
 //!
 //! Checked against counting the same items whole (`fit::sketch_against_count`,
 //! results/2026-12-02-vm-sketch): the sketches add up to 0.94, 0.985, 1.21
@@ -100,6 +104,145 @@ fn clocked(took: &Cell<f64>, count: impl FnOnce() -> u64) -> u64 {
     counted
 }
 
+/// Key passes' values whose walks an item's sketch times, spread over
+/// the key's values from a random start: every pass walks the outer side
+/// and each of its lists an inner side, which the samples cannot price
+/// (the walks test each quarter's key signature and place only those the
+/// pass keeps), so the count's own walks are timed.
+const WALKED: usize = 4;
+
+/// What a run of an item's key passes, counted as the count counts them,
+/// is timed for: one pass's pairs, the walks of some values' passes, or
+/// both in one run (one setup).
+#[derive(Clone, Copy, Debug, Default)]
+pub(in crate::engine::join) struct Timing<'a> {
+    /// The pass (value, frame) whose pairs are counted and timed; no other
+    /// pass's pairs are counted.
+    pub(in crate::engine::join) pairs: Option<(u64, usize)>,
+    /// The values whose passes (every frame) are made and their walks
+    /// timed: the glue of their lists, their pairs left out.
+    pub(in crate::engine::join) walks: &'a [u64],
+}
+
+impl Timing<'_> {
+    /// The pairs of pass `pass` alone.
+    fn pairs(pass: (u64, usize)) -> Self {
+        Timing {
+            pairs: Some(pass),
+            walks: &[],
+        }
+    }
+}
+
+/// What a timed run of key passes took.
+#[derive(Clone, Copy, Debug, Default)]
+pub(in crate::engine::join) struct Timed {
+    /// The timed pass's pairs.
+    pub(in crate::engine::join) pairs_s: f64,
+    /// The item's setup before its passes: its sides sampled and their
+    /// quarters' signatures worked out.
+    pub(in crate::engine::join) setup_s: f64,
+    /// The walks of the values walked, and how many there were (all of
+    /// [`Timing::walks`] when its key is the count's).
+    pub(in crate::engine::join) walks_s: f64,
+    pub(in crate::engine::join) walked: usize,
+}
+
+/// Times a keyed count for a [`Timing`]: its pair counts go through
+/// [`Clocks::pairs`] and its passes through [`Clocks::passes`], whose
+/// first call marks the end of the item's setup. The count makes its
+/// passes value by value (an odd board's frames within each), so a value's
+/// time runs from its first call to the next value's.
+struct Clocks<'a> {
+    timing: Timing<'a>,
+    began: Instant,
+    setup: Cell<Option<Instant>>,
+    /// The pass the count is making, and since when its value.
+    making: Cell<Option<((u64, usize), Instant)>>,
+    pairs_s: Cell<f64>,
+    walks_s: Cell<f64>,
+    /// The timed pairs within the walked values, left out of their walks.
+    walked_pairs_s: Cell<f64>,
+    walked: Cell<usize>,
+}
+
+impl<'a> Clocks<'a> {
+    fn new(timing: Timing<'a>) -> Self {
+        Clocks {
+            timing,
+            began: Instant::now(),
+            setup: Cell::new(None),
+            making: Cell::new(None),
+            pairs_s: Cell::new(0.0),
+            walks_s: Cell::new(0.0),
+            walked_pairs_s: Cell::new(0.0),
+            walked: Cell::new(0),
+        }
+    }
+
+    /// A pair count of the pass being made: clocked where it is the timed
+    /// pass, else left out.
+    fn pairs(&self, count: impl FnOnce() -> u64) -> u64 {
+        let making = self.making.get().map(|(pass, _)| pass);
+        if making.is_none() || making != self.timing.pairs {
+            return 0;
+        }
+        let before = self.pairs_s.get();
+        let counted = clocked(&self.pairs_s, count);
+        if making.is_some_and(|(value, _)| self.timing.walks.contains(&value)) {
+            let took = self.pairs_s.get() - before;
+            self.walked_pairs_s.set(self.walked_pairs_s.get() + took);
+        }
+        counted
+    }
+
+    /// Whether the count makes pass (value, frame).
+    fn passes(&self, value: u64, frame: usize) -> bool {
+        let now = Instant::now();
+        if self.setup.get().is_none() {
+            self.setup.set(Some(now));
+        }
+        let since = match self.making.get() {
+            Some(((making, _), since)) if making == value => since,
+            _ => {
+                self.close(now);
+                if self.timing.walks.contains(&value) {
+                    self.walked.set(self.walked.get() + 1);
+                }
+                now
+            }
+        };
+        self.making.set(Some(((value, frame), since)));
+        self.timing.pairs == Some((value, frame)) || self.timing.walks.contains(&value)
+    }
+
+    /// The value being made is done at `now`: its time is its walks' if
+    /// it is walked.
+    fn close(&self, now: Instant) {
+        if let Some(((value, _), since)) = self.making.get() {
+            if self.timing.walks.contains(&value) {
+                let took = (now - since).as_secs_f64();
+                self.walks_s.set(self.walks_s.get() + took);
+            }
+        }
+    }
+
+    fn timed(&self) -> Timed {
+        let end = Instant::now();
+        self.close(end);
+        let setup = self.setup.get().unwrap_or(end);
+        Timed {
+            pairs_s: self.pairs_s.get(),
+            setup_s: (setup - self.began).as_secs_f64(),
+            walks_s: (self.walks_s.get() - self.walked_pairs_s.get()).max(0.0),
+            walked: self.walked.get(),
+        }
+    }
+}
+
+/// Runs an item's key passes for a [`Timing`].
+pub(in crate::engine::join) type TimePasses<'a> = &'a mut dyn FnMut(Timing) -> Timed;
+
 /// `len` of `half`'s sampled patterns, over and over (one at least).
 fn list(half: &HalfSketch, len: usize) -> Vec<u64> {
     half.patterns
@@ -120,19 +263,8 @@ struct HalfSketch {
     /// Seconds the glue takes once: its cells (searched, where they are)
     /// and placed, and its tests.
     glue_s: f64,
-    /// Of which: its row sets filled (once an item), and its cells
-    /// searched or read and their lower quarters placed (each time the
-    /// half is glued whole).
+    /// Of which: its row sets filled (once an item).
     filled_s: f64,
-    cells_s: f64,
-    /// Seconds one key pass takes to walk it as the outer side, gluing
-    /// nothing: its cells (as `cells_s`), its lower quarters sorted (placed
-    /// twice) and its upper ones placed; as the inner side, its lower
-    /// quarters are placed once (`walk_s - sort_s`).
-    walk_s: f64,
-    /// Of which: the lower quarters' second placement, the sort's (an
-    /// inner side's walk, of one bucket, skips it).
-    sort_s: f64,
     /// A sample of its patterns.
     patterns: Vec<u64>,
     /// The count's own sample of it ([`Join::sample_side`]): what key
@@ -204,16 +336,16 @@ impl Join {
                     both,
                     (&mut other_rows.0, &mut other_rows.1),
                 );
-                let mut time_pass = |pass: (u64, usize)| {
-                    let (took, pairs) = (Cell::new(0.0), self.mirror_pairs(plain, 2, shape));
+                let mut time_pass = |timing: Timing| {
+                    let (clocks, pairs) = (Clocks::new(timing), self.mirror_pairs(plain, 2, shape));
                     let timed = |east: &mut [u64], west: &mut [u64], spare: &mut Vec<u64>| {
-                        clocked(&took, || pairs(east, west, spare))
+                        clocks.pairs(|| pairs(east, west, spare))
                     };
                     let mut lists = (Vec::new(), Vec::new(), Vec::new());
                     let lists = (&mut lists.0, &mut lists.1, &mut lists.2);
                     let halves = (&east_half, &west_half);
                     let scratch = &mut keyed::Scratch::default();
-                    let passes = &|value, frame| (value, frame) == pass;
+                    let passes = &|value, frame| clocks.passes(value, frame);
                     std::hint::black_box(self.count_keyed(
                         halves,
                         shape,
@@ -221,7 +353,7 @@ impl Join {
                         scratch,
                         (timed, passes),
                     ));
-                    took.get()
+                    clocks.timed()
                 };
                 self.sketch_keyed(
                     (east, west),
@@ -279,16 +411,14 @@ impl Join {
                     keep_off,
                     (&mut own_rows.0, &mut own_rows.1),
                 );
-                let mut time_pass = |pass: (u64, usize)| {
-                    let took = Cell::new(0.0);
+                let mut time_pass = |timing: Timing| {
+                    let clocks = Clocks::new(timing);
                     let timed = |east: &[u64], west: &[u64]| {
-                        clocked(&took, || {
-                            pairs::count_on(self.counter(), east, west, shape.bits())
-                        })
+                        clocks.pairs(|| pairs::count_on(self.counter(), east, west, shape.bits()))
                     };
                     let mut lists = (Vec::new(), Vec::new());
                     let scratch = &mut keyed::Scratch::default();
-                    let passes = &|value, frame| (value, frame) == pass;
+                    let passes = &|value, frame| clocks.passes(value, frame);
                     std::hint::black_box(self.count_keyed_frames(
                         &west_half,
                         (frames, others, shape),
@@ -297,7 +427,7 @@ impl Join {
                         scratch,
                         (timed, passes),
                     ));
-                    took.get()
+                    clocks.timed()
                 };
                 let sides = (&west, &easts[..]);
                 self.sketch_passes(sides, (shape, 0), (draws, &mut time_pass), &mut sketch);
@@ -389,20 +519,7 @@ impl Join {
             let upper = half.uppers.cell(split, &mut upper_cell);
             let cell = half.lowers.cell(half.side.columns ^ split, &mut lower_cell);
             self.place_lowers(half, cell, &mut lower);
-            let cells_s = clock.elapsed().as_secs_f64() * per_split;
-            sketch.glue_s += cells_s;
-            sketch.cells_s += cells_s;
-            // A key pass walks the split again each time: its lower
-            // quarters sorted by bucket (placed twice; once on an inner
-            // side, one bucket), every upper quarter placed and held
-            // against the pass's value.
-            let clock = Instant::now();
-            self.place_lowers(half, cell, &mut lower);
-            sketch.sort_s += clock.elapsed().as_secs_f64() * per_split;
-            for &a in upper {
-                std::hint::black_box(self.place_upper(half, a));
-            }
-            sketch.walk_s += cells_s + clock.elapsed().as_secs_f64() * per_split;
+            sketch.glue_s += clock.elapsed().as_secs_f64() * per_split;
             sketch.bound += (upper.len() * cell.len()) as f64 * per_split;
             if upper.is_empty() || lower.sums.is_empty() {
                 continue;
@@ -537,7 +654,7 @@ impl Join {
         (east, west): (HalfSketch, HalfSketch),
         (shape, long): (Shape, u64),
         draws: &mut Draws,
-        time_pass: &mut dyn FnMut((u64, usize)) -> f64,
+        time_pass: TimePasses,
         sketch: &mut ItemSketch,
     ) {
         if east.patterns.is_empty() || west.patterns.is_empty() {
@@ -569,15 +686,16 @@ impl Join {
     /// drawn in proportion to its work, counted as the count counts it
     /// (`time_pass`), its pair seconds over the chance of drawing it
     /// ([`REAL_PASS_MOST`]: else the work at this item's seconds per
-    /// unit of it). The glue: each pass walks the outer side (`walk_s`:
-    /// cells, lower quarters sorted, upper ones placed), and its tests
-    /// add up to one whole glue's; each outer list walks an inner side
-    /// and tests its share of the pairs; row sets are filled once.
+    /// unit of it). The glue: the walks of [`WALKED`] values spread over
+    /// the key's, counted as the count counts them but for their pairs
+    /// (`time_pass`), for all of the values; the item's setup (its sides
+    /// sampled, their quarters' signatures worked out) once; row sets are
+    /// filled once.
     fn sketch_passes(
         &self,
         (outer, inners): (&HalfSketch, &[Inner]),
         (shape, long): (Shape, u64),
-        (draws, time_pass): (&mut Draws, &mut dyn FnMut((u64, usize)) -> f64),
+        (draws, time_pass): (&mut Draws, TimePasses),
         sketch: &mut ItemSketch,
     ) {
         // The pace is timed against the first inner side with halves.
@@ -616,15 +734,11 @@ impl Join {
             .collect();
         // Every pass (value, inner side) and its work, empty ones too.
         let mut passes: Vec<Pass> = Vec::new();
-        let mut glue_s = 0.0;
         for v in 0..1u64 << key.count_ones() {
             let value = keyed::deposit(v, key);
             let from = by_value.partition_point(|&(held, _)| held < value);
             let to = by_value.partition_point(|&(held, _)| held <= value);
             let mut outer_v: Vec<u64> = by_value[from..to].iter().map(|&(_, x)| x).collect();
-            // Each pass walks the outer side; its tests add up to one
-            // glue's over the passes (a pair has one value).
-            glue_s += outer.walk_s;
             let each = outer.halves / outer.patterns.len() as f64;
             let mut outer_len = each * outer_v.len() as f64;
             if outer_v.is_empty() && each > 1.0 {
@@ -648,12 +762,8 @@ impl Join {
                     passes.push(pass);
                     continue;
                 }
-                // Each outer list walks an inner side, and tests the
-                // pairs it keeps (about its share of the halves).
                 let inner_v: Vec<u64> = thin.iter().copied().filter(|&x| x & value == 0).collect();
                 let kept = inner_v.len() as f64 / thin.len() as f64;
-                let walk_s = inner.walk_s - inner.sort_s;
-                glue_s += (walk_s + kept * inner.tests_s()) * outer_lists * scale;
                 if inner_v.is_empty() {
                     passes.push(pass);
                     continue;
@@ -671,10 +781,40 @@ impl Join {
             .iter()
             .map(|i| i.sketch.filled_s * i.stands_for)
             .sum();
-        sketch.glue_s += glue_s + outer.filled_s + outer.tests_s() + filled;
         let work: f64 = passes.iter().map(|pass| pass.work).sum();
         sketch.priced_pairs_s = rate * work;
-        sketch.pairs_s = self.real_pass(&passes, rate, draws, time_pass);
+        // The walks timed in the first run that counts a pass's pairs (one
+        // setup for both), else alone.
+        let values = 1usize << key.count_ones();
+        let walked: Vec<u64> = draws
+            .spread(values, WALKED.min(values))
+            .map(|v| keyed::deposit(v as u64, key))
+            .collect();
+        let mut walks = None;
+        let mut timed_with_walks = |timing: Timing| {
+            let walks_too = Timing {
+                walks: &walked,
+                ..timing
+            };
+            match walks {
+                Some(_) => time_pass(timing),
+                None => *walks.insert(time_pass(walks_too)),
+            }
+        };
+        sketch.pairs_s = self.real_pass(&passes, rate, draws, &mut timed_with_walks);
+        let walks = walks.unwrap_or_else(|| {
+            time_pass(Timing {
+                pairs: None,
+                walks: &walked,
+            })
+        });
+        debug_assert_eq!(
+            walks.walked,
+            walked.len(),
+            "the count's key is the sketch's"
+        );
+        let walks_s = walks.walks_s / walks.walked.max(1) as f64 * values as f64;
+        sketch.glue_s += walks.setup_s + walks_s + outer.filled_s + filled;
     }
 
     /// [`pairs::work_by_weight`] of one key pass's pair count on lists of
@@ -720,7 +860,7 @@ impl Join {
         passes: &[Pass],
         rate: f64,
         draws: &mut Draws,
-        time_pass: &mut dyn FnMut((u64, usize)) -> f64,
+        time_pass: TimePasses,
     ) -> f64 {
         let work: f64 = passes.iter().map(|pass| pass.work).sum();
         if work <= 0.0 {
@@ -745,7 +885,8 @@ impl Join {
                 left < 0.0
             })
             .unwrap_or(&passes[passes.len() - 1]);
-        time_pass((drawn.value, drawn.frame)) * drawn.stands_for / chance(drawn)
+        time_pass(Timing::pairs((drawn.value, drawn.frame))).pairs_s * drawn.stands_for
+            / chance(drawn)
     }
 
     /// The seconds a pass takes over what `rate` prices it at, on the
@@ -759,12 +900,7 @@ impl Join {
     /// times what they take (n = 27: 0.13, 29: 0.12, 31: 0.13; Intel
     /// Xeon, AVX-512), which left n = 29's and 31's largest items priced
     /// at the rate where a pass took a tenth of a second.
-    fn pace_checked(
-        &self,
-        passes: &[Pass],
-        rate: f64,
-        time_pass: &mut dyn FnMut((u64, usize)) -> f64,
-    ) -> f64 {
+    fn pace_checked(&self, passes: &[Pass], rate: f64, time_pass: TimePasses) -> f64 {
         let priced = |pass: &Pass| rate * pass.work;
         let probe = passes
             .iter()
@@ -772,7 +908,10 @@ impl Join {
             .max_by(|a, b| a.work.total_cmp(&b.work));
         match probe {
             None => 1.0,
-            Some(pass) => time_pass((pass.value, pass.frame)) * pass.stands_for / priced(pass),
+            Some(pass) => {
+                time_pass(Timing::pairs((pass.value, pass.frame))).pairs_s * pass.stands_for
+                    / priced(pass)
+            }
         }
     }
 }
@@ -874,11 +1013,6 @@ impl Join {
 }
 
 impl HalfSketch {
-    /// Seconds its glue's tests take once.
-    fn tests_s(&self) -> f64 {
-        (self.glue_s - self.filled_s - self.cells_s).max(0.0)
-    }
-
     /// The part of the half whose patterns keep off `bits`.
     fn off(&self, bits: u64) -> HalfSketch {
         let patterns: Vec<u64> = self
@@ -931,6 +1065,19 @@ mod tests {
         );
     }
 
+    /// A pass's pair seconds as `time_pass` gives them, from `seconds`.
+    fn pairs_timed(mut seconds: impl FnMut((u64, usize)) -> f64) -> impl FnMut(Timing) -> Timed {
+        move |timing| match timing {
+            Timing {
+                pairs: Some(pass), ..
+            } => Timed {
+                pairs_s: seconds(pass),
+                ..Timed::default()
+            },
+            Timing { pairs: None, .. } => Timed::default(),
+        }
+    }
+
     /// One pass drawn in proportion to its work and counted, over the
     /// chance of drawing it, averages to the sum of every pass's seconds
     /// (each times the share it stands for), however badly the work
@@ -956,7 +1103,7 @@ mod tests {
         let mut draws = Draws::new(7);
         let (tries, mut sum) = (200_000, 0.0);
         for _ in 0..tries {
-            sum += join.real_pass(&passes, 1e-12, &mut draws, &mut |pass| seconds(pass));
+            sum += join.real_pass(&passes, 1e-12, &mut draws, &mut pairs_timed(seconds));
         }
         let mean = sum / f64::from(tries);
         assert!((mean / all - 1.0).abs() < 0.02, "{mean} against {all}");
@@ -988,16 +1135,44 @@ mod tests {
         let mut draws = Draws::new(5);
         for (share, counted_passes) in [(1.0, 1), (0.01, 2)] {
             let mut counted = Vec::new();
-            let seconds = join.real_pass(&passes, rate, &mut draws, &mut |pass| {
-                counted.push(pass);
-                share * rate * passes[pass.0 as usize].work
-            });
+            let seconds = join.real_pass(
+                &passes,
+                rate,
+                &mut draws,
+                &mut pairs_timed(|pass| {
+                    counted.push(pass);
+                    share * rate * passes[pass.0 as usize].work
+                }),
+            );
             assert_eq!(counted.len(), counted_passes, "{share}: {counted:?}");
             assert_eq!(counted[0], (0, 0), "the probe first");
             match counted_passes {
                 1 => assert_eq!(seconds, all),
                 _ => assert!(seconds > 0.0 && seconds < 0.05 * all, "{seconds} of {all}"),
             }
+        }
+    }
+
+    /// An item counted by key passes has its walks timed on the count's
+    /// own key: every value `sketch_passes` draws to walk is a pass the
+    /// count makes (its debug assertion), on even boards and odd (boards cut
+    /// into runs of 40 halves, so that most items make key passes).
+    #[test]
+    fn key_pass_items_have_their_walks_timed_on_the_count_s_key() {
+        for n in [13, 14] {
+            let mut join = Join::new(n, Join::fastest(), u64::MAX).unwrap();
+            join.run = 40;
+            let mut draws = Draws::new(3);
+            let mut sketched = 0;
+            for unit in (0..join.order.units()).step_by(7) {
+                let Some(item) = join.order.pair_unit(unit) else {
+                    continue;
+                };
+                let sketch = join.sketch_item(&item, &mut draws);
+                assert!(sketch.glue_s >= 0.0 && sketch.pairs_s >= 0.0, "{sketch:?}");
+                sketched += 1;
+            }
+            assert!(sketched > 10, "n = {n}: {sketched} items");
         }
     }
 

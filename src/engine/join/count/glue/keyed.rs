@@ -96,6 +96,10 @@ impl Filter {
 /// Which key passes a keyed count makes, by the outer side's value and
 /// the inner side's frame (0 on even boards): all of them (the count,
 /// [`ALL_PASSES`]), or some (the forecast times one, `forecast/item.rs`).
+/// A keyed count asks value by value, in the key's order, and first right
+/// after its setup (its sides sampled, their signatures worked out): the
+/// forecast's clocks time each value from its first question to the next
+/// value's, and the setup up to the first.
 pub(in crate::engine::join) type Passes<'a> = &'a dyn Fn(u64, usize) -> bool;
 
 /// Every key pass.
@@ -604,7 +608,7 @@ impl Join {
     /// `key` (on its own patterns) into `signatures`, and says whether it
     /// did: not where a cell is searched (a row set too large to fill),
     /// which a walk searches again anyway.
-    pub(in crate::engine::join) fn sign(
+    fn sign(
         &self,
         half: &Half,
         key: u64,

@@ -31,7 +31,7 @@
 //! a smaller pass of the item's (n = 28's and 30's largest items; odd
 //! boards' passes take an eighth of the pace's price), the work is priced
 //! at the pace, as before. Its glue is timed the same way: the walks of
-//! [`WALKED`] values spread over the key's, counted as the count counts
+//! [`WALKED`] of the key's values, counted as the count counts
 //! them but for their pairs, in the run that times the drawn pass (the
 //! walks test each quarter's key signature and place only the quarters a
 //! pass keeps, which no sample of halves prices).
@@ -109,7 +109,14 @@ fn clocked(took: &Cell<f64>, count: impl FnOnce() -> u64) -> u64 {
 /// and each of its lists an inner side, which the samples cannot price
 /// (the walks test each quarter's key signature and place only those the
 /// pass keeps), so the count's own walks are timed.
-const WALKED: usize = 4;
+///
+/// One value, drawn uniformly: an item's walks differ less from value to
+/// value (0.31 of their mean, median over items, at n = 28 and 30) than
+/// from item to item (0.79 and 0.38), so walking one value instead of four
+/// adds 1-3 % of a forecast's spread, where four cost 4-60 s a unit at
+/// n = 32 (each walk 2-16 s) and made `estimate 32` take 13 minutes on 2
+/// threads (results/2026-12-07-vm-one-walk).
+const WALKED: usize = 1;
 
 /// What a run of an item's key passes, counted as the count counts them,
 /// is timed for: one pass's pairs, the walks of some values' passes, or
@@ -686,8 +693,8 @@ impl Join {
     /// drawn in proportion to its work, counted as the count counts it
     /// (`time_pass`), its pair seconds over the chance of drawing it
     /// ([`REAL_PASS_MOST`]: else the work at this item's seconds per
-    /// unit of it). The glue: the walks of [`WALKED`] values spread over
-    /// the key's, counted as the count counts them but for their pairs
+    /// unit of it). The glue: the walks of [`WALKED`] of the key's values
+    /// (spread from a random start), counted as the count counts them but for their pairs
     /// (`time_pass`), for all of the values; the item's setup (its sides
     /// sampled, their quarters' signatures worked out) once; row sets are
     /// filled once.

@@ -694,8 +694,8 @@ impl Join {
     /// (`time_pass`), its pair seconds over the chance of drawing it
     /// ([`REAL_PASS_MOST`]: else the work at this item's seconds per
     /// unit of it). The glue: the walks of [`WALKED`] of the key's values
-    /// (spread from a random start), counted as the count counts them but for their pairs
-    /// (`time_pass`), for all of the values; the item's setup (its sides
+    /// (spread from a random start), counted as the count counts them but
+    /// for their pairs (`time_pass`), for all of the values; the item's setup (its sides
     /// sampled, their quarters' signatures worked out) once; row sets are
     /// filled once.
     fn sketch_passes(
